@@ -1,0 +1,1 @@
+# boot stage: see docs/architecture.md

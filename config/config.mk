@@ -1,0 +1,66 @@
+# config: tinyconfig + the recipe's fragments (the tree's merge_config.sh)
+#         + olddefconfig, audited by config/audit.c -> $(kdir)/<flavour>/.config
+#         and the committed defconfigs/<kver>/<flavour>_defconfig.
+
+# Recipes become make variables: all_flavours, <f>_fragment_files, <f>_cpu...
+flavours_mk := $(kdir)/flavours.mk
+$(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kver)/*.config) \
+		boot/cpu-models $(tools)/flavours
+	@mkdir -p $(@D)
+	@$(tools)/flavours $(kver) > $@.tmp && mv $@.tmp $@
+include $(flavours_mk)
+
+# flavour= selects; default all. Checked once flavours.mk has been read.
+flavour ?= $(all_flavours)
+ifneq ($(all_flavours),)
+ifneq ($(filter-out $(all_flavours),$(flavour)),)
+$(error unknown flavour '$(filter-out $(all_flavours),$(flavour))'; valid: $(all_flavours) (flavours/*.flavour))
+endif
+endif
+
+# The audit links the tree's own kconfig parser (built by Kbuild from the
+# extracted tree into $(kdir)/kconfig), so it always matches the tree.
+kconfig_dir  := $(kdir)/kconfig/scripts/kconfig
+kconfig_objs := $(addprefix $(kconfig_dir)/,confdata.o expr.o lexer.lex.o menu.o \
+	parser.tab.o preprocess.o symbol.o util.o)
+$(kdir)/kconfig/.built: $(tree_stamp)
+	@echo "  KCONFIG $(kver): building the tree's kconfig parser"
+	@$(MAKE) -s -C $(src) O=$(kdir)/kconfig allnoconfig >/dev/null
+	@touch $@
+$(ktools)/audit: config/audit.c $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
+	@mkdir -p $(@D)
+	$(HOSTCC) $(KF_CFLAGS) -isystem $(src)/scripts/kconfig -isystem $(kconfig_dir) \
+		-o $@ config/audit.c $(lib_src) $(kconfig_objs)
+
+# config.stamp, not .config, is make's target: merge.sh replaces .config only
+# when its content changed, so an unchanged merge does not rebuild the kernel.
+define flavour_config
+$(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
+		fragments/renames config/merge.sh $(ktools)/audit
+	@config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
+endef
+$(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))
+config_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/config.stamp)
+
+.PHONY: config defconfigs check-defconfigs
+config: $(config_stamps)
+
+# savedefconfig output, committed, so a reviewer sees every real change.
+defconfigs: $(config_stamps)
+	@mkdir -p defconfigs/$(kver)
+	@for f in $(flavour); do \
+		$(MAKE) -s -C $(src) O=$(kdir)/$$f savedefconfig >/dev/null; \
+		cp $(kdir)/$$f/defconfig defconfigs/$(kver)/$${f}_defconfig.tmp; \
+		mv defconfigs/$(kver)/$${f}_defconfig.tmp defconfigs/$(kver)/$${f}_defconfig; \
+		echo "  DEFCONF defconfigs/$(kver)/$${f}_defconfig"; \
+	done
+
+check-defconfigs: $(config_stamps)
+	@rc=0; for f in $(flavour); do \
+		$(MAKE) -s -C $(src) O=$(kdir)/$$f savedefconfig >/dev/null; \
+		if ! diff -u --label defconfigs/$(kver)/$${f}_defconfig --label "merged $$f" \
+			defconfigs/$(kver)/$${f}_defconfig $(kdir)/$$f/defconfig; then \
+			echo "kflavour: defconfigs/$(kver)/$${f}_defconfig is out of date with fragments/ (diff above); run 'make defconfigs kver=$(kver)' and commit it" >&2; \
+			rc=1; \
+		fi; \
+	done; exit $$rc

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flavours - read every recipe in flavours/, check it, and print what make
+ * needs: the flavour list and each flavour's fragment files and boot settings.
+ *
+ *   flavours KVER            make variables, for out/<kver>/flavours.mk
+ *   flavours --list KVER     one line per flavour, for 'make list'
+ *
+ * A recipe naming a fragment or CPU model that does not exist is an error
+ * naming the recipe's file and line, so nothing is merged or built.
+ */
+#include "../lib/kf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CPU_MODELS "boot/cpu-models"
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted list of flavours/<name>.flavour paths. */
+static char **recipe_paths(size_t *n)
+{
+	DIR *d = opendir("flavours");
+	struct dirent *e;
+	char **v = NULL;
+
+	*n = 0;
+	if (!d)
+		kf_die(2, "flavours/: %s; run make from the top of the kflavour checkout",
+		       strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len <= 8 || strcmp(e->d_name + len - 8, ".flavour"))
+			continue;
+		v = kf_xrealloc(v, (*n + 1) * sizeof(*v));
+		v[(*n)++] = kf_xasprintf("flavours/%s", e->d_name);
+	}
+	closedir(d);
+	qsort(v, *n, sizeof(*v), by_name);
+	return v;
+}
+
+/* fragments/<kver>/<name>.config wins over fragments/<name>.config. */
+static char *fragment_path(const char *kver, const char *name)
+{
+	char *p = kf_xasprintf("fragments/%s/%s.config", kver, name);
+
+	if (!access(p, R_OK))
+		return p;
+	free(p);
+	p = kf_xasprintf("fragments/%s.config", name);
+	if (!access(p, R_OK))
+		return p;
+	free(p);
+	return NULL;
+}
+
+static int cpu_model_known(const char *name)
+{
+	char *text = kf_read_file(CPU_MODELS, NULL), *line, *next;
+	int found = 0;
+
+	if (!text)
+		kf_die(2, "%s: %s", CPU_MODELS, strerror(errno));
+	for (line = text; line && !found; line = next) {
+		char word[64];
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (*line == '#' || sscanf(line, "%63s", word) != 1)
+			continue;
+		found = !strcmp(word, name);
+	}
+	free(text);
+	return found;
+}
+
+/* Check what one recipe points at; exits 2 with file:line on a problem. */
+static void check_refs(const struct kf_recipe *r, const char *kver)
+{
+	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
+
+	for (char *f = strtok_r(list, " \t", &save); f;
+	     f = strtok_r(NULL, " \t", &save)) {
+		char *p = fragment_path(kver, f);
+
+		if (!p)
+			kf_die(2, "%s:%d: fragment '%s' not found: no fragments/%s.config "
+			       "(nor fragments/%s/%s.config); fix the name or add the file",
+			       r->path, r->line[KF_FRAGMENTS], f, f, kver, f);
+		free(p);
+	}
+	free(list);
+	if (!cpu_model_known(r->value[KF_CPU]))
+		kf_die(2, "%s:%d: cpu model '%s' is not in %s; use one listed there",
+		       r->path, r->line[KF_CPU], r->value[KF_CPU], CPU_MODELS);
+}
+
+/* Make-safe: recipes are ours, but '$' and '#' would still surprise make. */
+static void put_make_value(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '$')
+			fputs("$$", stdout);
+		else if (*s == '#')
+			fputs("\\#", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void print_make(const struct kf_recipe *r, const char *kver)
+{
+	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
+
+	printf("%s_fragment_files :=", r->name);
+	for (char *f = strtok_r(list, " \t", &save); f;
+	     f = strtok_r(NULL, " \t", &save)) {
+		char *p = fragment_path(kver, f);
+
+		printf(" %s", p);
+		free(p);
+	}
+	putchar('\n');
+	free(list);
+	for (int k = 0; k < KF_NR_KEYS; k++) {
+		printf("%s_%s := ", r->name, kf_recipe_keys[k]);
+		put_make_value(r->value[k]);
+		putchar('\n');
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int list = argc > 1 && !strcmp(argv[1], "--list");
+	const char *kver = argv[list ? 2 : 1];
+	size_t n;
+	char **paths;
+
+	kf_prog = "flavours";
+	if (!kver)
+		kf_die(2, "usage: flavours [--list] KVER");
+	paths = recipe_paths(&n);
+	if (!n)
+		kf_die(2, "flavours/: no *.flavour recipe; add one (see docs/guide.md)");
+	if (!list)
+		printf("# Generated from flavours/*.flavour by config/flavours.c.\nall_flavours :=");
+	for (size_t i = 0; i < n && !list; i++) {
+		const char *b = strrchr(paths[i], '/') + 1;
+
+		printf(" %.*s", (int)(strlen(b) - 8), b);
+	}
+	if (!list)
+		putchar('\n');
+	for (size_t i = 0; i < n; i++) {
+		struct kf_recipe r;
+		char err[1024];
+
+		if (kf_recipe_read(paths[i], &r, err, sizeof(err)) < 0)
+			kf_die(2, "%s", err);
+		check_refs(&r, kver);
+		if (list)
+			printf("%-10s %-8s %s\n%-10s fragments: %s\n", r.name,
+			       r.value[KF_CPU], r.value[KF_DESCRIPTION], "",
+			       r.value[KF_FRAGMENTS]);
+		else
+			print_make(&r, kver);
+		kf_recipe_free(&r);
+		free(paths[i]);
+	}
+	free(paths);
+	return 0;
+}

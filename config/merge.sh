@@ -1,0 +1,33 @@
+#!/bin/bash
+# merge.sh FLAVOUR SRC ODIR AUDIT FRAGMENT...: the config stage for one flavour.
+# tinyconfig, then the fragments with the tree's merge_config.sh, then
+# olddefconfig, all into ODIR/.config.kf-new; the audit then checks that every
+# requested value survived. Only an audited config replaces ODIR/.config, and
+# only when it differs, so a failure leaves the previous .config intact.
+set -eo pipefail
+f=$1 src=$2 odir=$3 audit=$4
+shift 4
+new=.config.kf-new
+log=$odir/config.log
+
+mkdir -p "$odir"
+rm -f "$odir/$new" "$odir/$new.old"
+trap 'rm -f "$odir/$new" "$odir/$new.old"' EXIT
+# Syntax and conflicts between fragments first: they need no tree.
+"$audit" --lint "$@"
+
+echo "  CONFIG  $f: tinyconfig + $(printf '%s ' "${@##*/}")"
+{
+	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" tinyconfig
+	KCONFIG_CONFIG="$odir/$new" "$src/scripts/kconfig/merge_config.sh" -m -O "$odir" "$odir/$new" "$@"
+	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" olddefconfig
+} > "$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kflavour: merging $f failed; full log: $log" >&2; exit 1; }
+
+"$audit" --srctree "$src" --config "$odir/$new" --json "$odir/config.json" "$@"
+
+if cmp -s "$odir/$new" "$odir/.config"; then
+	rm -f "$odir/$new"
+else
+	mv "$odir/$new" "$odir/.config"
+fi
+touch "$odir/config.stamp"

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kf.h - what the kflavour host tools share: error reporting, atomic file
+ * writes, and the flavour recipe reader.
+ */
+#ifndef KF_H
+#define KF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Name the tool prints before its messages; set by each main(). */
+extern const char *kf_prog;
+
+/* Print "prog: message" to stderr and exit with status 'status'. */
+void kf_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* Print "prog: message" to stderr. */
+void kf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* malloc/strdup/realloc that die on failure. */
+void *kf_xmalloc(size_t size);
+void *kf_xrealloc(void *ptr, size_t size);
+char *kf_xstrdup(const char *s);
+char *kf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whole file in a NUL-terminated buffer, or NULL with errno set. */
+char *kf_read_file(const char *path, size_t *len);
+
+/*
+ * Write 'len' bytes to 'path' atomically: into "path.tmp.<pid>" in the same
+ * directory, fsync, then rename(2). Readers see the old or the new file, never
+ * half of one. Returns 0, or -1 with errno set (the temporary file removed).
+ */
+int kf_write_atomic(const char *path, const char *data, size_t len);
+
+/* Strip leading and trailing white space in place; returns s advanced. */
+char *kf_trim(char *s);
+
+/* A flavour recipe: flavours/<name>.flavour, "key = value" lines. */
+enum kf_recipe_key {
+	KF_DESCRIPTION,
+	KF_FRAGMENTS,
+	KF_CPU,
+	KF_MEMORY,
+	KF_SMP,
+	KF_CMDLINE,
+	KF_NR_KEYS
+};
+
+struct kf_recipe {
+	char *name;			/* file name without .flavour */
+	char *path;
+	char *value[KF_NR_KEYS];	/* NULL when the key is absent */
+	int line[KF_NR_KEYS];		/* line the key was set on */
+};
+
+extern const char *const kf_recipe_keys[KF_NR_KEYS];
+
+/*
+ * Read and check a recipe. On a problem, writes "path:line: message; fix"
+ * into err (size errlen) and returns -1; *r then holds nothing to free.
+ * Keys that may be empty: cmdline. Every key must be present.
+ */
+int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
+		   size_t errlen);
+void kf_recipe_free(struct kf_recipe *r);
+
+#endif /* KF_H */

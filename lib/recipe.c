@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recipe.c - read a flavour recipe (flavours/<name>.flavour).
+ *
+ * A recipe is "key = value" lines; '#' starts a comment line. Every recipe
+ * has the same six keys, so one recipe read teaches them all.
+ */
+#include "kf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const kf_recipe_keys[KF_NR_KEYS] = {
+	[KF_DESCRIPTION] = "description",
+	[KF_FRAGMENTS] = "fragments",
+	[KF_CPU] = "cpu",
+	[KF_MEMORY] = "memory",
+	[KF_SMP] = "smp",
+	[KF_CMDLINE] = "cmdline",
+};
+
+static const char *all_keys = "description, fragments, cpu, memory, smp, cmdline";
+
+static int key_index(const char *key)
+{
+	for (int i = 0; i < KF_NR_KEYS; i++)
+		if (!strcmp(key, kf_recipe_keys[i]))
+			return i;
+	return -1;
+}
+
+static char *name_from_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = kf_xstrdup(base ? base + 1 : path);
+	char *dot = strstr(name, ".flavour");
+
+	if (dot && !dot[strlen(".flavour")])
+		*dot = '\0';
+	return name;
+}
+
+void kf_recipe_free(struct kf_recipe *r)
+{
+	free(r->name);
+	free(r->path);
+	for (int i = 0; i < KF_NR_KEYS; i++)
+		free(r->value[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
+		   size_t errlen)
+{
+	char *text, *line, *save = NULL;
+	int lineno = 0;
+
+	memset(r, 0, sizeof(*r));
+	text = kf_read_file(path, NULL);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s; a flavour is a file flavours/<name>.flavour",
+			 path, strerror(errno));
+		return -1;
+	}
+	r->path = kf_xstrdup(path);
+	r->name = name_from_path(path);
+
+	/* strtok_r would merge empty lines and lose line numbers: split by hand. */
+	for (line = text; line; line = save) {
+		char *nl = strchr(line, '\n'), *eq, *key, *val;
+		int k;
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		key = kf_trim(line);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			snprintf(err, errlen,
+				 "%s:%d: '%s' is not 'key = value'; write e.g. 'cpu = qemu64'",
+				 path, lineno, key);
+			goto fail;
+		}
+		*eq = '\0';
+		val = kf_trim(eq + 1);
+		key = kf_trim(key);
+		k = key_index(key);
+		if (k < 0) {
+			snprintf(err, errlen,
+				 "%s:%d: unknown key '%s'; a recipe has exactly: %s",
+				 path, lineno, key, all_keys);
+			goto fail;
+		}
+		if (r->value[k]) {
+			snprintf(err, errlen,
+				 "%s:%d: '%s' set again (first on line %d); keep one",
+				 path, lineno, key, r->line[k]);
+			goto fail;
+		}
+		r->value[k] = kf_xstrdup(val);
+		r->line[k] = lineno;
+	}
+	for (int i = 0; i < KF_NR_KEYS; i++) {
+		if (!r->value[i]) {
+			snprintf(err, errlen,
+				 "%s:%d: required key '%s' is missing; add a line '%s = ...'",
+				 path, lineno + 1, kf_recipe_keys[i], kf_recipe_keys[i]);
+			goto fail;
+		}
+		if (i != KF_CMDLINE && !*r->value[i]) {
+			snprintf(err, errlen, "%s:%d: '%s' is empty; give it a value",
+				 path, r->line[i], kf_recipe_keys[i]);
+			goto fail;
+		}
+	}
+	free(text);
+	return 0;
+fail:
+	free(text);
+	kf_recipe_free(r);
+	return -1;
+}

@@ -1,0 +1,12 @@
+# deps: every Debian package the pipeline needs. As root, install what is
+# missing; otherwise fail with the exact apt-get line. Runs before any stage.
+deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
+	qemu-system-x86 linux-source-$(kver) libjansson-dev ccache patch
+deps_check := libcmocka-dev distcc chromium python3-jsonschema cppcheck \
+	clang-tidy valgrind
+
+.PHONY: deps check-deps
+deps:
+	@mk/deps.sh $(deps_pipeline)
+check-deps:
+	@mk/deps.sh $(deps_pipeline) $(deps_check)

@@ -1,0 +1,23 @@
+#!/bin/bash
+# deps.sh PACKAGE...: make sure these Debian packages are installed.
+missing=()
+for p in "$@"; do
+	s=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null)
+	[ "${s:0:2}" = ii ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "kflavour: missing Debian packages: ${missing[*]}" >&2
+	echo "kflavour: install them as root with:" >&2
+	echo "    apt-get update && apt-get install -y ${missing[*]}" >&2
+	exit 2
+fi
+echo "kflavour: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/tmp/kflavour-apt.$$.log 2>&1; then
+	tail -n 20 /tmp/kflavour-apt.$$.log >&2
+	echo "kflavour: apt-get install ${missing[*]} failed (log above)" >&2
+	rm -f /tmp/kflavour-apt.$$.log
+	exit 2
+fi
+rm -f /tmp/kflavour-apt.$$.log

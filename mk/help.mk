@@ -1,0 +1,59 @@
+# help: the map of the project. Every target listed here is documented in
+# docs/guide.md (tests/e2e/90-docs.sh checks it).
+.PHONY: help list
+list: $(flavours_mk)
+	@$(tools)/flavours --list $(kver)
+
+define help_text
+kflavour - pick, build, boot and compare x86-64 kernel flavours
+
+Pipeline (each target runs the stages before it):
+  make                  all flavours: tree, config, build, boot, report
+  make flavour=mpsc     the same for one flavour (several: flavour="k8 mpsc")
+  make tree             extract $(tarball) and apply patches/$(kver)/series
+  make config           merge fragments into out/<kver>/<flavour>/.config and audit it
+  make build            build bzImage for each flavour (one jobserver)
+  make boot             boot each flavour in QEMU on its own CPU model
+  make matrix           boot each flavour on every CPU model (cpu= limits)
+  make report           comparison table, report.json and report.html
+
+Configs:
+  make list             flavours with their fragments and CPU model
+  make defconfigs       write defconfigs/<kver>/<flavour>_defconfig (commit them)
+  make check-defconfigs fail if a committed defconfig is out of date
+  make diffconfig a=generic b=mpsc   config difference of two flavours
+  make logdiff a=generic b=mpsc cpu=nocona   normalised boot-log difference
+  make menuconfig flavour=mpsc       edit a flavour's config (also nconfig, oldconfig)
+  make savefragment flavour=mpsc     put those edits into the flavour's fragment
+  make newflavour name=core2 cpu=MCORE2 model=core2   scaffold a new flavour
+
+Checks:
+  make check            all tests (unit, end to end); ends "N passed, N failed"
+  make check-repro flavour=generic   two builds, byte-identical bzImage
+  make bench            build and boot speed ratios (docs/benchmarks.md)
+  make deps             check (as root: install) the Debian packages needed
+  make clean            remove out/<kver>/ (distclean: all of out/)
+
+Variables:
+  flavour=NAME...       flavours to work on (default: all; now: $(all_flavours))
+  kver=6.1|6.12         kernel tree (default 6.1; now: $(kver))
+  out=DIR               output directory (default ./out; now: $(out))
+  cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
+  jobs=N                make jobs (default nproc: $(jobs))
+  wait=0                exit at once if another make holds out/ (default: wait)
+  CCACHE=0              build without ccache
+  DISTCC_HOSTS=...      compile on these distcc hosts
+
+Flavours (flavours/*.flavour; CPU models: boot/cpu-models):
+endef
+export help_text
+
+help: $(flavours_mk)
+	@echo "$$help_text"
+	@$(tools)/flavours --list $(kver) | sed 's/^/  /'
+
+.PHONY: clean distclean
+clean:
+	rm -rf '$(kdir)'
+distclean:
+	rm -rf '$(out)'

@@ -1,0 +1,17 @@
+# Host tools: one C file per job, linked with lib/, built into $(tools).
+# Every C file is built with the same strict flags.
+HOSTCC     ?= gcc
+KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
+lib_src    := lib/util.c lib/recipe.c
+lib_hdr    := lib/kf.h
+
+# tool NAME, SOURCES, LIBS: $(tools)/NAME from SOURCES + lib/.
+define tool
+$(tools)/$(1): $(2) $(lib_src) $(lib_hdr) | deps
+	@mkdir -p $$(@D)
+	$$(HOSTCC) $$(KF_CFLAGS) -o $$@ $(2) $(lib_src) $(3)
+host_tools += $(tools)/$(1)
+endef
+
+$(eval $(call tool,flavours,config/flavours.c,))

@@ -1,0 +1,36 @@
+# tests/lib.sh: sourced by every tests/e2e/*.sh. Each check prints one TAP
+# line; tests/run adds them up. Scripts run from the top of the checkout with
+# KF_OUT (the out= of this test run) and KF_TOOLS exported by tests/run.
+set -u
+kf_n=0
+kf_failed=0
+top=$(pwd)
+out=${KF_OUT:-$top/out}
+
+ok()     { kf_n=$((kf_n + 1)); echo "ok $kf_n - $*"; }
+not_ok() { kf_n=$((kf_n + 1)); kf_failed=$((kf_failed + 1)); echo "not ok $kf_n - $*"; }
+diag()   { sed 's/^/# /'; }
+
+# check DESC CMD...: ok when CMD exits 0.
+check() {
+	local desc=$1; shift
+	if "$@" > "$kf_tmp/last.out" 2>&1; then ok "$desc"; else
+		not_ok "$desc"; tail -n 15 "$kf_tmp/last.out" | diag; fi
+}
+# check_fails DESC STATUS PATTERN CMD...: ok when CMD exits STATUS and its
+# output (stdout+stderr) matches the extended regex PATTERN.
+check_fails() {
+	local desc=$1 want=$2 pat=$3 rc; shift 3
+	"$@" > "$kf_tmp/last.out" 2>&1 && rc=0 || rc=$?
+	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" "$kf_tmp/last.out"; then ok "$desc"; else
+		not_ok "$desc (exit $rc, wanted $want and /$pat/)"; tail -n 15 "$kf_tmp/last.out" | diag; fi
+}
+# check_eq DESC GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', wanted '$3'"; fi
+}
+# Print the plan line and exit with the failure count.
+done_testing() { echo "1..$kf_n"; exit $(( kf_failed > 0 )); }
+
+kf_tmp=$(mktemp -d)
+trap 'rm -rf "$kf_tmp"' EXIT

@@ -1,0 +1,19 @@
+# tests: 'make check' builds the C unit tests (cmocka) and runs tests/run,
+# which also runs the end-to-end scripts in tests/e2e/ against this $(out).
+test_cflags := $(KF_CFLAGS) -Wno-missing-prototypes
+test_libs   := -lcmocka
+
+# unit_test NAME, SOURCES, LIBS: $(out)/tests/NAME from tests/unit/NAME.c.
+define unit_test
+$(out)/tests/$(1): tests/unit/$(1).c $(2) $(lib_src) $(lib_hdr) | check-deps
+	@mkdir -p $$(@D)
+	$$(HOSTCC) $$(test_cflags) -o $$@ tests/unit/$(1).c $(2) $(lib_src) $(test_libs) $(3)
+unit_tests += $(out)/tests/$(1)
+endef
+
+$(eval $(call unit_test,test_recipe,,))
+
+.PHONY: check unit-tests
+unit-tests: $$(unit_tests)
+check: check-deps unit-tests $$(host_tools)
+	@KF_OUT='$(out)' tests/run $(t)

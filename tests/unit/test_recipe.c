@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for lib/recipe.c: every error names file, line and a fix. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../lib/kf.h"
+
+static char path[] = "/tmp/kf-recipe-XXXXXX";
+
+static const char *good =
+	"# comment\n"
+	"description = Test flavour\n"
+	"fragments   = base cpu-k8\n"
+	"cpu         = opteron\n"
+	"memory      = 512M\n"
+	"smp         = 2\n"
+	"cmdline     =\n";
+
+static int read_text(const char *text, struct kf_recipe *r, char *err, size_t n)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	int rc = kf_recipe_read(path, r, err, n);
+
+	unlink(path);
+	strcpy(path, "/tmp/kf-recipe-XXXXXX");
+	return rc;
+}
+
+static void reads_every_key(void **state)
+{
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(read_text(good, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.value[KF_FRAGMENTS], "base cpu-k8");
+	assert_string_equal(r.value[KF_CPU], "opteron");
+	assert_string_equal(r.value[KF_CMDLINE], "");
+	assert_int_equal(r.line[KF_MEMORY], 5);
+	kf_recipe_free(&r);
+}
+
+static void unknown_key_names_line(void **state)
+{
+	struct kf_recipe r;
+	char err[512], *text = kf_xasprintf("%smemroy = 1G\n", good);
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":8: unknown key 'memroy'"));
+	assert_non_null(strstr(err, "description, fragments"));
+	free(text);
+}
+
+static void missing_key_is_error(void **state)
+{
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(read_text("description = x\nfragments = base\n", &r, err,
+				   sizeof(err)), -1);
+	assert_non_null(strstr(err, "required key 'cpu' is missing"));
+}
+
+static void line_without_equals(void **state)
+{
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(read_text("description = x\nfragments base\n", &r, err,
+				   sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: 'fragments base' is not 'key = value'"));
+}
+
+static void duplicate_key(void **state)
+{
+	struct kf_recipe r;
+	char err[512], *text = kf_xasprintf("%scpu = qemu64\n", good);
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":8: 'cpu' set again (first on line 4)"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reads_every_key),
+		cmocka_unit_test(unknown_key_names_line),
+		cmocka_unit_test(missing_key_is_error),
+		cmocka_unit_test(line_without_equals),
+		cmocka_unit_test(duplicate_key),
+	};
+
+	return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);
+}
