@@ -8,7 +8,7 @@ set -eo pipefail
 kver=$1 tarball=$2 patchdir=$3 kdir=$4
 stamp=$kdir/tree.stamp
 pkg=linux-source-$kver
-need_mb=1800
+need_mb=${KF_NEED_MB:-1800}
 
 say() { echo "  TREE    $kver: $*"; }
 fail() { echo "kflavour: $*" >&2; exit 1; }

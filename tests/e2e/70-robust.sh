@@ -1,0 +1,92 @@
+#!/bin/bash
+# Robustness (issue 7): bad names, the lock on out/, interrupted runs, host
+# safety. Bad fragments, patches and tarballs have their own tests (10-tree,
+# 20-audit, 25-edit); guest faults are verdicts (40-boot).
+. tests/lib.sh
+. tests/scratch.sh
+o=$KF_OUT
+
+# 1. Bad names: exit 2 and the valid names listed.
+check_fails "unknown flavour= lists the valid ones" 2 \
+	"unknown flavour 'nosuch'; valid: generic k8 mpsc" make config flavour=nosuch out="$o"
+check_fails "unknown kver= lists the valid ones" 2 \
+	'kver=5.4 is not known; valid: 6.1 6.12' make config kver=5.4 out="$o"
+check_fails "unknown cpu= lists the valid ones" 2 \
+	"unknown cpu 'pentium9'.*nocona" make matrix cpu=pentium9 out="$o"
+
+# 6. Concurrency: a second make waits for the lock; wait=0 says who holds it.
+lo=$kf_tmp/lockout
+mkdir -p "$lo" "$kf_tmp/t/linux-source-6.1"
+echo tiny > "$kf_tmp/t/linux-source-6.1/README"
+tar -C "$kf_tmp/t" -cJf "$kf_tmp/tiny.tar.xz" linux-source-6.1
+mk/lock "$lo" 1 sleep 4 &
+holder=$!
+sleep 1
+check_fails "wait=0 exits at once naming the holder" 2 \
+	"is in use by pid [0-9]+ .*not waiting \(wait=0\)" make tree wait=0 out="$lo" tarball="$kf_tmp/tiny.tar.xz"
+start=$SECONDS
+make tree out="$lo" tarball="$kf_tmp/tiny.tar.xz" > "$kf_tmp/wait.out" 2>&1
+waited=$((SECONDS - start))
+if grep -q 'waiting for it to finish' "$kf_tmp/wait.out" && [ "$waited" -ge 2 ]; then
+	ok "a second make waits for the first ($waited s)"
+else
+	not_ok "a second make waits for the first ($waited s)"; diag < "$kf_tmp/wait.out"
+fi
+wait "$holder"
+
+# 5. Interruptions: SIGINT, then SIGKILL, during extraction; the next run
+# completes and nothing half-made is left.
+io=$kf_tmp/intout
+interrupt() {	# interrupt SIGNAL SECONDS MAKE-ARGS...
+	local sig=$1 after=$2; shift 2
+	setsid make "$@" > "$kf_tmp/int.out" 2>&1 &
+	local pid=$!
+	sleep "$after"
+	kill -"$sig" -- -"$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+interrupt INT 4 tree out="$io"
+check_eq "SIGINT during extraction leaves no temporary tree" \
+	"$(ls -d "$io"/6.1/.src.tmp.* 2>/dev/null | wc -l)" 0
+interrupt KILL 4 tree out="$io"
+check "after SIGINT and SIGKILL, make tree completes" make tree out="$io"
+check_eq "stamp written, temporaries gone" \
+	"$(test -s "$io/6.1/tree.stamp" && ls -d "$io"/6.1/.src.* 2>/dev/null | wc -l)" 0
+rm -rf "$io"
+
+# Interrupting the config stage keeps the previous .config.
+check "generic configured" make config flavour=generic out="$o"
+before=$(sha "$o/6.1/generic/.config")
+co=$kf_tmp/co
+scratch_checkout "$co"
+touch "$co/flavours/generic.flavour"
+interrupt KILL 3 -C "$co" config flavour=generic out="$o"
+check_eq "SIGKILL during config leaves .config intact" "$(sha "$o/6.1/generic/.config")" "$before"
+check "the next config run completes" make -C "$co" config flavour=generic out="$o"
+check_eq "and gives the same .config" "$(sha "$o/6.1/generic/.config")" "$before"
+check_eq "no temporary config left" "$(ls "$o"/6.1/generic/.config.kf-new* 2>/dev/null | wc -l)" 0
+
+# 8. Host safety: nothing loads code into this machine's kernel, and QEMU
+# never gets a network or a host directory.
+code=$(git ls-files 2>/dev/null | grep -vE '^(tests|docs)/|\.md$' || true)
+[ -n "$code" ] || code=$(find Makefile mk tree config build boot report bench lib -type f)
+if grep -nE '\b(insmod|rmmod|modprobe|kexec|init_module|finit_module|kexec_load)\b' $code > "$kf_tmp/hits"; then
+	not_ok "no insmod/modprobe/kexec anywhere in the pipeline"; diag < "$kf_tmp/hits"
+else
+	ok "no insmod/modprobe/kexec anywhere in the pipeline"
+fi
+records=$(ls "$o"/*/*/boot/*.json 2>/dev/null)
+if [ -z "$records" ]; then
+	not_ok "boot records exist to check QEMU's command line"
+else
+	bad=0
+	for r in $records; do
+		jq -e '(.command | index("-nic")) as $i | $i != null and .command[$i+1] == "none"' "$r" >/dev/null || bad=1
+		jq -e '[.command[] | select(test("virtfs|fsdev|9p|-drive|-hd[a-d]|-accel kvm|enable-kvm"))] | length == 0' "$r" >/dev/null || bad=1
+	done
+	[ "$bad" = 0 ] && ok "every QEMU run had -nic none, no shared directory, no KVM" ||
+		not_ok "every QEMU run had -nic none, no shared directory, no KVM"
+fi
+check_eq "no QEMU left running" "$(pgrep -c -f 'qemu-system-x86_64.*kflavour' || true)" 0
+
+done_testing
