@@ -3,7 +3,9 @@
 #         and the committed defconfigs/<kver>/<flavour>_defconfig.
 
 # Recipes become make variables: all_flavours, <f>_fragment_files, <f>_cpu...
-flavours_mk := $(kdir)/flavours.mk
+# One file per checkout: several checkouts may share one out= (the tests do),
+# and each has its own recipes.
+flavours_mk := $(kdir)/flavours-$(shell printf %s '$(top)' | md5sum | cut -c1-8).mk
 $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kver)/*.config) \
 		boot/cpu-models $(tools)/flavours
 	@mkdir -p $(@D)
