@@ -24,10 +24,19 @@ echo "  CONFIG  $f: tinyconfig + $(printf '%s ' "${@##*/}")"
 } > "$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kflavour: merging $f failed; full log: $log" >&2; exit 1; }
 
 "$audit" --srctree "$src" --config "$odir/$new" --json "$odir/config.json" "$@"
+# The facts each flavour exists for (fragments/policy, config/policy.c).
+"${KF_POLICY:?set by config/config.mk}" fragments/policy "$f" "$odir/$new"
 
 if cmp -s "$odir/$new" "$odir/.config"; then
 	rm -f "$odir/$new"
 else
+	# Edits (make menuconfig) not saved by 'make savefragment' are kept aside.
+	if [ -f "$odir/.config.merged" ] && ! cmp -s "$odir/.config" "$odir/.config.merged"; then
+		cp "$odir/.config" "$odir/.config.unsaved"
+		echo "kflavour: $f: .config had edits not saved by 'make savefragment'; kept in $odir/.config.unsaved" >&2
+	fi
 	mv "$odir/$new" "$odir/.config"
 fi
+# The config as merged: what 'make savefragment' compares an edited .config with.
+cp "$odir/.config" "$odir/.config.merged.tmp" && mv "$odir/.config.merged.tmp" "$odir/.config.merged"
 touch "$odir/config.stamp"

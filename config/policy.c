@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy - check a flavour's final .config against fragments/policy, the
+ * facts each flavour exists for (like Ubuntu's annotations). merge.sh runs it
+ * on every config run, after the audit, before the new config replaces
+ * .config, so a flavour that breaks its policy keeps its previous .config.
+ *
+ *   policy POLICY FLAVOUR CONFIG   exit 0: holds; 1: violated; 2: bad input
+ *
+ * A rule is one line:  SYMBOL FLAVOUR=VALUE... : NOTE
+ *   SYMBOL   a Kconfig symbol, with or without CONFIG_
+ *   FLAVOUR  a flavour name (flavours/<name>.flavour) or * for every flavour;
+ *            for one flavour its own entry wins over *
+ *   VALUE    y, m, n (n: "is not set" or absent), a number, a "string";
+ *            a|b accepts either
+ *   NOTE     why the flavour needs it: printed with every violation
+ * A symbol may have several rules (one note each), but a flavour (or *)
+ * only one required value per symbol.
+ */
+#include "../lib/kf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One required value: one symbol for one flavour (or "*"). */
+struct kf_policy_rule {
+	char *symbol;		/* without CONFIG_ */
+	char *flavour;		/* flavour name or "*" */
+	char *value;		/* accepted values as written, '|' between */
+	char *note;
+	int line;
+};
+
+struct kf_policy {
+	char *path;
+	struct kf_policy_rule *rule;
+	size_t n;
+};
+
+/* Parse policy text; on a problem "path:line: what; fix" in err, -1. */
+int kf_policy_parse(struct kf_policy *p, const char *path, const char *text,
+		    char *err, size_t errlen);
+void kf_policy_free(struct kf_policy *p);
+/* The rule that binds flavour for symbol: its own, else "*", else NULL. */
+const struct kf_policy_rule *kf_policy_rule_for(const struct kf_policy *p,
+						const char *symbol,
+						const char *flavour);
+/* Value of CONFIG_<symbol> in .config text: malloc'ed; "n" for "is not set";
+ * NULL when the symbol is not in the text. */
+char *kf_config_value(const char *config, const char *symbol);
+/* 1 when actual (NULL: absent, read as n) is one of the accepted values. */
+int kf_policy_allows(const char *accepted, const char *actual);
+/* Print one line per violation to out; returns how many there are. */
+int kf_policy_check(const struct kf_policy *p, const char *flavour,
+		    const char *config, FILE *out);
+/* 1 when s is a valid flavour name: [a-z0-9][a-z0-9_-]*, at most 32 chars. */
+int kf_flavour_name_ok(const char *s);
+
+#define FLAVOUR_NAME_MAX 32
+
+static int rule_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rule_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int kf_flavour_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > FLAVOUR_NAME_MAX || s[0] == '-' || s[0] == '_')
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
+
+static int is_symbol(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* Length of the quoted string at s (s[0] == '"'), or 0 when unterminated. */
+static size_t quoted_len(const char *s)
+{
+	size_t i;
+
+	for (i = 1; s[i]; i++) {
+		if (s[i] == '\\' && s[i + 1])
+			i++;
+		else if (s[i] == '"')
+			return i + 1;
+	}
+	return 0;
+}
+
+/* One accepted value (len bytes at v): y, m, n, a number or a "string". */
+static int value_ok(const char *v, size_t len)
+{
+	size_t i = 0;
+
+	if (len == 1 && (v[0] == 'y' || v[0] == 'm' || v[0] == 'n'))
+		return 1;
+	if (v[0] == '"')
+		return len >= 2 && quoted_len(v) == len;
+	if (len > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		for (i = 2; i < len; i++)
+			if (!isxdigit((unsigned char)v[i]))
+				return 0;
+		return 1;
+	}
+	if (v[0] == '-')
+		i = 1;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (!isdigit((unsigned char)v[i]))
+			return 0;
+	return 1;
+}
+
+/* Next '|'-separated alternative of s (quotes respected); its length. */
+static size_t alt_len(const char *s)
+{
+	size_t i = 0;
+
+	while (s[i] && s[i] != '|') {
+		if (s[i] == '"') {
+			size_t q = quoted_len(s + i);
+
+			if (!q)
+				return strlen(s);
+			i += q;
+		} else {
+			i++;
+		}
+	}
+	return i;
+}
+
+static int values_ok(const char *s)
+{
+	for (;;) {
+		size_t n = alt_len(s);
+
+		if (n == 0 || !value_ok(s, n))
+			return 0;
+		if (!s[n])
+			return 1;
+		s += n + 1;
+	}
+}
+
+void kf_policy_free(struct kf_policy *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->rule[i].symbol);
+		free(p->rule[i].flavour);
+		free(p->rule[i].value);
+		free(p->rule[i].note);
+	}
+	free(p->rule);
+	free(p->path);
+	memset(p, 0, sizeof(*p));
+}
+
+static const struct kf_policy_rule *find(const struct kf_policy *p,
+					 const char *symbol,
+					 const char *flavour)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->rule[i].symbol, symbol) &&
+		    !strcmp(p->rule[i].flavour, flavour))
+			return &p->rule[i];
+	return NULL;
+}
+
+/* Split the next white-space separated word of *s (quotes respected). */
+static char *next_word(char **s)
+{
+	char *w = *s + strspn(*s, " \t"), *e = w;
+
+	if (!*w)
+		return NULL;
+	while (*e && *e != ' ' && *e != '\t') {
+		if (*e == '"') {
+			size_t q = quoted_len(e);
+
+			e += q ? q : strlen(e);
+		} else {
+			e++;
+		}
+	}
+	if (*e)
+		*e++ = '\0';
+	*s = e;
+	return w;
+}
+
+/* The first ':' outside quotes, or NULL. */
+static char *note_colon(char *s)
+{
+	while (*s) {
+		if (*s == ':')
+			return s;
+		if (*s == '"') {
+			size_t q = quoted_len(s);
+
+			if (!q)
+				return NULL;
+			s += q;
+		} else {
+			s++;
+		}
+	}
+	return NULL;
+}
+
+static int parse_rule(struct kf_policy *p, char *line, int lineno, char *err,
+		      size_t errlen)
+{
+	const char *path = p->path;
+	char *colon = note_colon(line), *rest = line, *sym, *w, *note;
+	int nvalues = 0;
+
+	if (!colon)
+		return rule_error(err, errlen,
+			    "%s:%d: no ': note' saying why; write e.g. 'SMP *=y : the flavours are SMP kernels'",
+			    path, lineno);
+	*colon = '\0';
+	note = kf_trim(colon + 1);
+	if (!*note)
+		return rule_error(err, errlen, "%s:%d: the note after ':' is empty; say why the rule exists",
+			    path, lineno);
+	sym = next_word(&rest);
+	if (!sym)
+		return rule_error(err, errlen, "%s:%d: no symbol before ':'; write 'SYMBOL FLAVOUR=VALUE... : note'",
+			    path, lineno);
+	if (!strncmp(sym, "CONFIG_", 7))
+		sym += 7;
+	if (!is_symbol(sym) || strchr(sym, '='))
+		return rule_error(err, errlen,
+			    "%s:%d: '%s' is not a Kconfig symbol; a rule starts with the symbol, e.g. 'X86_L1_CACHE_SHIFT mpsc=7 : ...'",
+			    path, lineno, sym);
+	while ((w = next_word(&rest))) {
+		char *eq = strchr(w, '='), *val;
+		const struct kf_policy_rule *dup;
+		struct kf_policy_rule *r;
+
+		if (!eq || eq == w)
+			return rule_error(err, errlen,
+				    "%s:%d: '%s' is not FLAVOUR=VALUE; write e.g. 'mpsc=7' or '*=y'",
+				    path, lineno, w);
+		*eq = '\0';
+		val = eq + 1;
+		if (strcmp(w, "*") != 0 && !kf_flavour_name_ok(w))
+			return rule_error(err, errlen,
+				    "%s:%d: '%s' is not a flavour name; use a name from flavours/ (lowercase a-z, 0-9, '_', '-') or *",
+				    path, lineno, w);
+		if (!values_ok(val))
+			return rule_error(err, errlen,
+				    "%s:%d: %s=%s: '%s' is not a Kconfig value; use y, m, n, a number or a \"string\" (a|b for either)",
+				    path, lineno, w, val, val);
+		dup = find(p, sym, w);
+		if (dup)
+			return rule_error(err, errlen,
+				    "%s:%d: %s for %s is already required on line %d; keep one",
+				    path, lineno, sym, w, dup->line);
+		p->rule = kf_xrealloc(p->rule, (p->n + 1) * sizeof(*p->rule));
+		r = &p->rule[p->n++];
+		r->symbol = kf_xstrdup(sym);
+		r->flavour = kf_xstrdup(w);
+		r->value = kf_xstrdup(val);
+		r->note = kf_xstrdup(note);
+		r->line = lineno;
+		nvalues++;
+	}
+	if (!nvalues)
+		return rule_error(err, errlen,
+			    "%s:%d: %s has no FLAVOUR=VALUE; write e.g. '%s mpsc=y : ...' or '%s *=y : ...'",
+			    path, lineno, sym, sym, sym);
+	return 0;
+}
+
+int kf_policy_parse(struct kf_policy *p, const char *path, const char *text,
+		    char *err, size_t errlen)
+{
+	char *buf = kf_xstrdup(text), *line, *next;
+	int lineno = 0, rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->path = kf_xstrdup(path);
+	for (line = buf; line && *line && !rc; line = next) {
+		char *s;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		s = kf_trim(line);
+		if (*s && *s != '#')
+			rc = parse_rule(p, s, lineno, err, errlen);
+	}
+	free(buf);
+	if (rc)
+		kf_policy_free(p);
+	return rc;
+}
+
+const struct kf_policy_rule *kf_policy_rule_for(const struct kf_policy *p,
+						const char *symbol,
+						const char *flavour)
+{
+	const struct kf_policy_rule *r = find(p, symbol, flavour);
+
+	return r ? r : find(p, symbol, "*");
+}
+
+char *kf_config_value(const char *config, const char *symbol)
+{
+	size_t n = strlen(symbol);
+	const char *line;
+
+	for (line = config; line && *line;) {
+		const char *end = strchrnul(line, '\n');
+
+		if (!strncmp(line, "CONFIG_", 7) && !strncmp(line + 7, symbol, n) &&
+		    line[7 + n] == '=')
+			return kf_xasprintf("%.*s", (int)(end - line - 8 - n),
+					    line + 8 + n);
+		if (!strncmp(line, "# CONFIG_", 9) && !strncmp(line + 9, symbol, n) &&
+		    (size_t)(end - line) == 9 + n + 11 &&
+		    !strncmp(line + 9 + n, " is not set", 11))
+			return kf_xstrdup("n");
+		line = *end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Whole string s parsed as a C integer (decimal or 0x hex). */
+static int as_number(const char *s, size_t len, long long *v)
+{
+	char buf[64], *end;
+
+	if (len == 0 || len >= sizeof(buf) || s[0] == '"')
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtoll(buf, &end, 0);
+	return !errno && *end == '\0';
+}
+
+int kf_policy_allows(const char *accepted, const char *actual)
+{
+	const char *a = actual ? actual : "n";
+	size_t alen = strlen(a);
+
+	for (const char *s = accepted;;) {
+		size_t n = alt_len(s);
+		long long x, y;
+
+		if (n == alen && !strncmp(s, a, n))
+			return 1;
+		if (as_number(s, n, &x) && as_number(a, alen, &y) && x == y)
+			return 1;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+int kf_policy_check(const struct kf_policy *p, const char *flavour,
+		    const char *config, FILE *out)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct kf_policy_rule *r = &p->rule[i];
+		char *actual;
+
+		/* Each symbol once: at the first rule that names it. */
+		if (kf_policy_rule_for(p, r->symbol, flavour) != r)
+			continue;
+		actual = kf_config_value(config, r->symbol);
+		if (!kf_policy_allows(r->value, actual)) {
+			fprintf(out,
+				"policy: flavour %s violates %s:%d: CONFIG_%s required %s, actual %s (why: %s)\n",
+				flavour, p->path, r->line, r->symbol, r->value,
+				actual ? actual : "n (not in .config)", r->note);
+			bad++;
+		}
+		free(actual);
+	}
+	return bad;
+}
+
+#ifndef KF_POLICY_NO_MAIN
+/* Every flavour a rule names must have a recipe: a typo would bind nothing. */
+static void check_flavours(const struct kf_policy *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct kf_policy_rule *r = &p->rule[i];
+		char *recipe;
+
+		if (!strcmp(r->flavour, "*"))
+			continue;
+		recipe = kf_xasprintf("flavours/%s.flavour", r->flavour);
+		if (access(recipe, F_OK))
+			kf_die(2, "%s:%d: flavour '%s' has no recipe %s; fix the name, or remove it with the flavour",
+			       p->path, r->line, r->flavour, recipe);
+		free(recipe);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct kf_policy p;
+	char err[1024], *text, *config;
+	int bad;
+
+	kf_prog = "policy";
+	if (argc != 4)
+		kf_die(2, "usage: policy POLICY FLAVOUR CONFIG (run by config/merge.sh)");
+	text = kf_read_file(argv[1], NULL);
+	if (!text)
+		kf_die(2, "%s: %s; the policy file is fragments/policy (docs/flavours.md)",
+		       argv[1], strerror(errno));
+	if (kf_policy_parse(&p, argv[1], text, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	free(text);
+	check_flavours(&p);
+	config = kf_read_file(argv[3], NULL);
+	if (!config)
+		kf_die(2, "%s: %s", argv[3], strerror(errno));
+	bad = kf_policy_check(&p, argv[2], config, stderr);
+	if (bad)
+		fprintf(stderr,
+			"policy: %s: %d policy violation%s; fix the flavour's fragments (or %s, if the policy is what is wrong)\n",
+			argv[2], bad, bad == 1 ? "" : "s", argv[1]);
+	free(config);
+	kf_policy_free(&p);
+	return bad ? 1 : 0;
+}
+#endif

@@ -1,0 +1,100 @@
+#!/bin/bash
+# savefragment.sh MAKE FLAVOUR KVER SRC ODIR EDIT POLICY TO 'NAMES' 'FILES' 'AFFECTED'
+# Glue for 'make savefragment' (config/edit.mk); the logic is config/edit.c.
+# ODIR/.config (edited) against ODIR/.config.merged (as merge.sh wrote it):
+# the tree's savedefconfig of both, their set difference (edit changes),
+# written into the flavour's own fragment or the fragment TO names (edit
+# apply), shown as a diff, then the config stage and the defconfigs again,
+# and a check that the new merge gives the edited config. An edit that
+# breaks fragments/policy is refused before anything is written.
+set -eo pipefail
+make=$1 f=$2 kver=$3 src=$4 odir=$5 edit=$6 policy=$7 to=$8
+read -ra names <<< "$9"
+read -ra files <<< "${10}"
+affected=${11}
+cfg=$odir/.config merged=$odir/.config.merged
+
+say() { echo "  SAVE    $f: $*"; }
+die() { echo "kflavour: savefragment $f: $*" >&2; exit 2; }
+
+[ -f "$cfg" ] || die "no $cfg; run 'make menuconfig flavour=$f' (or oldconfig) first"
+[ -f "$merged" ] || die "no $merged (the config as merged) to compare with; run 'make config flavour=$f', then edit, then savefragment"
+
+# The target: to= names a fragment of the recipe; else the flavour's own.
+target_name=${to:-flavour-$f}
+target= list=("${files[@]}")
+for i in "${!names[@]}"; do
+	[ "${names[$i]}" = "$target_name" ] && target=${files[$i]}
+done
+if [ -z "$target" ]; then
+	[ -z "$to" ] || die "to=$to is not a fragment of flavours/$f.flavour (fragments: ${names[*]}); name one of those"
+	target=fragments/flavour-$f.config
+	list+=("$target")
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# What scripts/config or a hand edit left open is resolved the way a build
+# would resolve it, so the comparison is between two real configs.
+make -s -C "$src" O="$odir" olddefconfig > "$tmp/log" 2>&1 ||
+	{ cat "$tmp/log" >&2; die "olddefconfig on the edited .config failed"; }
+if cmp -s "$cfg" "$merged"; then
+	say ".config is as merged: nothing to save"
+	exit 0
+fi
+cp "$cfg" "$tmp/edited"
+"$policy" fragments/policy "$f" "$tmp/edited" || {
+	echo "kflavour: savefragment $f: the edited config breaks fragments/policy (above); nothing written." >&2
+	echo "kflavour: change the edit ('make menuconfig flavour=$f'), or the policy if it is what is wrong" >&2
+	exit 1
+}
+for c in merged edited; do
+	kc=.config
+	[ "$c" = merged ] && kc=.config.merged
+	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$kc" savedefconfig > "$tmp/log" 2>&1 ||
+		{ cat "$tmp/log" >&2; die "savedefconfig of $kc failed"; }
+	mv "$odir/defconfig" "$tmp/$c.def"
+done
+"$edit" changes "$merged" "$tmp/edited" "$tmp/merged.def" "$tmp/edited.def" "${files[@]}" > "$tmp/changes"
+if [ ! -s "$tmp/changes" ]; then
+	say ".config differs from the merge only where savedefconfig sees no choice: nothing to save"
+	exit 0
+fi
+
+if [ -n "$to" ]; then
+	say "writing to the shared fragment $target (to=$to), used by: $affected"
+fi
+cp "$target" "$tmp/before" 2>/dev/null || : > "$tmp/before"
+"$edit" apply "$f" "$target" "$tmp/changes" "${list[@]}"
+diff -u --label "a/$target" --label "b/$target" "$tmp/before" "$target" || true
+recipe=flavours/$f.flavour
+if [ -z "$to" ]; then
+	cp "$recipe" "$tmp/recipe"
+	"$edit" add-fragment "$recipe" "$target_name"
+	diff -u --label "a/$recipe" --label "b/$recipe" "$tmp/recipe" "$recipe" || true
+fi
+
+# The config stage and the defconfigs again, for every flavour concerned.
+$make config defconfigs flavour="$affected" || {
+	echo "kflavour: savefragment $f: $target is written (diff above), but the config stage failed (above); fix $target, then run 'make defconfigs flavour=\"$affected\"'" >&2
+	exit 1
+}
+if ! cmp -s "$tmp/edited" "$cfg"; then
+	cp "$tmp/edited" "$odir/.config.unsaved"
+	echo "kflavour: savefragment $f: the new merge does not give the edited config:" >&2
+	diff <(grep '^# CONFIG_\|^CONFIG_' "$tmp/edited") <(grep '^# CONFIG_\|^CONFIG_' "$cfg") |
+		grep '^[<>]' | sed 's/^</  edited:/; s/^>/  merged:/' >&2 || true
+	echo "kflavour: the edited config is kept in $odir/.config.unsaved; fix $target by hand" >&2
+	exit 1
+fi
+say "saved in $target; the merge now gives the edited config"
+for d in defconfigs/*/; do
+	k=$(basename "$d")
+	[ "$k" != "$kver" ] || continue
+	for g in $affected; do
+		[ -f "$d/${g}_defconfig" ] &&
+			echo "  SAVE    also run: make defconfigs flavour=$g kver=$k (its defconfig comes from the same fragments)"
+	done
+done
+exit 0
