@@ -1,0 +1,86 @@
+#!/bin/bash
+# Static and dynamic checks of our own code: gcc -Werror is in every build;
+# here cppcheck and clang-tidy on every host C file, valgrind on each host
+# tool run on real inputs, and checkpatch --strict plus W=1 on the kernel
+# patch series.
+. tests/lib.sh
+o=$KF_OUT
+src61=$o/6.1/src
+
+# C files of the host tools (the kernel code lives only in patches/).
+mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c 2>/dev/null)
+inc=(-D_GNU_SOURCE -I. -isystem "$src61/scripts/kconfig" -isystem "$o/6.1/kconfig/scripts/kconfig")
+
+# cppcheck takes -isystem directories as sources: give it -I and keep its
+# findings to our files (the kernel's kconfig code is not ours to lint).
+if cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+	--inline-suppr --suppress=missingIncludeSystem --suppress=missingInclude \
+	--suppress='*:*/scripts/kconfig/*' --suppress='*:*/scripts/include/*' --std=c11 \
+	-D_GNU_SOURCE -I. -I"$src61/scripts/kconfig" -I"$o/6.1/kconfig/scripts/kconfig" \
+	"${csrc[@]}" > "$kf_tmp/cppcheck" 2>&1; then
+	ok "cppcheck: ${#csrc[@]} files clean"
+else
+	not_ok "cppcheck"; head -n 40 "$kf_tmp/cppcheck" | diag
+fi
+
+tidy_bad=0
+for f in "${csrc[@]}" tests/unit/*.c; do
+	if ! clang-tidy --quiet "$f" -- -std=gnu11 "${inc[@]}" > "$kf_tmp/tidy" 2>&1; then
+		tidy_bad=$((tidy_bad + 1)); echo "== $f" >> "$kf_tmp/tidy.all"; cat "$kf_tmp/tidy" >> "$kf_tmp/tidy.all"
+	fi
+done
+[ "$tidy_bad" = 0 ] && ok "clang-tidy: all files clean" ||
+	{ not_ok "clang-tidy: $tidy_bad file(s) with findings"; grep -E 'warning:|error:' "$kf_tmp/tidy.all" | head -n 40 | diag; }
+
+# valgrind: each tool on real inputs; a definite or indirect leak, or any
+# memory error, fails.
+vg() {	# vg DESC CMD...
+	local desc=$1; shift
+	if valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$@" > "$kf_tmp/vg.out" 2>&1 || [ $? != 99 ]; then
+		grep -q 'ERROR SUMMARY: [1-9]\|definitely lost: [1-9]' "$kf_tmp/vg.out" &&
+			{ not_ok "valgrind: $desc"; tail -n 20 "$kf_tmp/vg.out" | diag; return; }
+		ok "valgrind: $desc"
+	else
+		not_ok "valgrind: $desc"; grep -A12 -E '==[0-9]+== [A-Z]' "$kf_tmp/vg.out" | head -n 30 | diag
+	fi
+}
+t=$o/tools
+vg "flavours" "$t/flavours" 6.1
+vg "audit --lint" "$o/6.1/tools/audit" --lint fragments/base.config fragments/cpu-mpsc.config
+[ -x "$t/boot-runner" ] && log=$(ls tests/data/logs/*.log | head -n 1) &&
+	vg "boot-runner --parse" "$t/boot-runner" --parse "$log"
+[ -x "$t/report" ] && vg "report" make -s report-only out="$o" VALGRIND="valgrind" 2>/dev/null
+
+# The kernel patches: checkpatch --strict clean, and no new W=1 warnings.
+for kv in 6.1 6.12; do
+	s=$o/$kv/src
+	mapfile -t pl < <(sed -e 's/#.*//' "patches/$kv/series" | awk 'NF {print "patches/'"$kv"'/" $1}')
+	if [ ${#pl[@]} = 0 ]; then not_ok "patches/$kv/series is empty"; continue; fi
+	if (cd "$s" && scripts/checkpatch.pl --strict --no-signoff -q "${pl[@]/#/$top/}") > "$kf_tmp/cp" 2>&1 &&
+		! grep -qE '^(ERROR|WARNING|CHECK)' "$kf_tmp/cp"; then
+		ok "checkpatch --strict: patches/$kv clean (${#pl[@]} patches)"
+	else
+		not_ok "checkpatch --strict: patches/$kv"; head -n 30 "$kf_tmp/cp" | diag
+	fi
+	grep -q 'Signed-off-by: ' "${pl[@]}" && ok "patches/$kv carry Signed-off-by" || not_ok "patches/$kv carry Signed-off-by"
+done
+
+# W=1 on the C files the series adds, compiled in the mpsc tree; then the
+# same objects again without W=1 so the build's command lines stay as Kbuild
+# recorded them.
+mapfile -t newc < <(awk '/^--- \/dev\/null/ {n=1; next} n && /^\+\+\+ b\// {sub(/^\+\+\+ b\//, ""); if ($1 ~ /\.c$/) print $1; n=0}' patches/6.1/*.patch | sort -u)
+objs=("${newc[@]/%.c/.o}")
+if [ ${#objs[@]} -gt 0 ] && [ -s "$o/6.1/mpsc/.config" ]; then
+	make -s -C "$src61" O="$o/6.1/mpsc" W=1 "${objs[@]}" > "$kf_tmp/w1" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && ! grep -q 'warning:' "$kf_tmp/w1"; then
+		ok "make W=1: ${objs[*]} build without warnings"
+	else
+		not_ok "make W=1: ${objs[*]}"; head -n 30 "$kf_tmp/w1" | diag
+	fi
+	make -s -C "$src61" O="$o/6.1/mpsc" "${objs[@]}" > /dev/null 2>&1
+else
+	not_ok "W=1: the series adds C files and mpsc is configured"
+fi
+done_testing
