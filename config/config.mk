@@ -12,11 +12,14 @@ $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kve
 	@$(tools)/flavours $(kver) > $@.tmp && mv $@.tmp $@
 include $(flavours_mk)
 
-# flavour= selects; default all. Checked once flavours.mk has been read.
+# flavour= selects; default all. Checked once flavours.mk has been read, and
+# against the recipes on disk too: one added since flavours.mk was written
+# (make newflavour) is known before make remakes flavours.mk.
+recipes := $(sort $(patsubst flavours/%.flavour,%,$(wildcard flavours/*.flavour)))
 flavour ?= $(all_flavours)
 ifneq ($(all_flavours),)
-ifneq ($(filter-out $(all_flavours),$(flavour)),)
-$(error unknown flavour '$(filter-out $(all_flavours),$(flavour))'; valid: $(all_flavours) (flavours/*.flavour))
+ifneq ($(filter-out $(all_flavours) $(recipes),$(flavour)),)
+$(error unknown flavour '$(filter-out $(all_flavours) $(recipes),$(flavour))'; valid: $(recipes) (flavours/*.flavour))
 endif
 endif
 
@@ -29,17 +32,25 @@ $(kdir)/kconfig/.built: $(tree_stamp)
 	@echo "  KCONFIG $(kver): building the tree's kconfig parser"
 	@$(MAKE) -s -C $(src) O=$(kdir)/kconfig allnoconfig >/dev/null
 	@touch $@
-$(ktools)/audit: config/audit.c $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
+# Where the kconfig API of 6.1 and 6.12 differs, audit.c follows what this
+# tree's expr.h declares (recursive '=': read when the recipe runs, after
+# the tree exists). 6.12's headers also need scripts/include.
+kconfig_expr_h = $(src)/scripts/kconfig/expr.h
+kconfig_api = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && echo -DKF_SYM_MENUS) \
+	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME)
+$(ktools)/audit: config/audit.c config/fragment.c config/fragment.h $(lib_src) $(lib_hdr) \
+		$(kdir)/kconfig/.built
 	@mkdir -p $(@D)
-	$(HOSTCC) $(KF_CFLAGS) -isystem $(src)/scripts/kconfig -isystem $(kconfig_dir) \
-		-o $@ config/audit.c $(lib_src) $(kconfig_objs)
+	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
+		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
+		-o $@ config/audit.c config/fragment.c $(lib_src) $(kconfig_objs) -ljansson
 
 # config.stamp, not .config, is make's target: merge.sh replaces .config only
 # when its content changed, so an unchanged merge does not rebuild the kernel.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(ktools)/audit
-	@config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
+		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy
+	@KF_POLICY='$(tools)/policy' config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))
 config_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/config.stamp)
@@ -66,3 +77,6 @@ check-defconfigs: $(config_stamps)
 			rc=1; \
 		fi; \
 	done; exit $$rc
+
+# menuconfig, savefragment, newflavour and the policy checker.
+include config/edit.mk

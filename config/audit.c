@@ -1,0 +1,976 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * audit - check that every value the fragments request is in the final config.
+ *
+ *   audit --lint FRAGMENT...
+ *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE] FRAGMENT...
+ *
+ * --lint checks the fragments alone (fragment.c): every line, and no symbol
+ * set to two values unless the later line follows "# kflavour: override".
+ *
+ * The full audit also parses SRC's Kconfig with the tree's own kconfig
+ * (linked from the tree's scripts/kconfig objects, so it always matches the
+ * tree) and reads FINAL with it. Each effective request is compared with the
+ * value FINAL's text holds (n, "is not set" and absent are the same); the
+ * parsed tree explains the misses, with each symbol's value as kconfig
+ * computes it from FINAL. Each request that
+ * did not survive gets a block on stderr saying why, in kconfig's terms:
+ * unknown symbol (with the fragments/renames hint), no prompt (set by
+ * defaults and selects only), the dependency that blocked it, the choice
+ * value that won, the select that forced it. Exit 0 when all survived,
+ * 1 on a lint error or a miss, 2 on a usage or I/O error.
+ */
+#include "../lib/kf.h"
+#include "fragment.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The tree's kconfig (-isystem $(src)/scripts/kconfig and scripts/include). */
+#include <lkc.h>
+#include <list.h>
+
+/*
+ * The two places where the kconfig API of 6.1 and 6.12 differ for us;
+ * config.mk greps the tree's expr.h for the member and defines the macro:
+ * - KF_SYM_MENUS: a symbol lists its menu entries in 'struct list_head
+ *   menus' (6.12); 6.1 has one P_SYMBOL property per entry instead.
+ * - KF_MENU_FILENAME: a menu entry's file is 'const char *filename' (6.12);
+ *   6.1 has 'struct file *file'.
+ */
+#ifdef KF_MENU_FILENAME
+#define MENU_FILE(m) ((m)->filename)
+#else
+#define MENU_FILE(m) ((m)->file ? (m)->file->name : "?")
+#endif
+
+#define DEFAULT_RENAMES "fragments/renames"
+
+enum why {
+	WHY_UNKNOWN,
+	WHY_BAD_VALUE,
+	WHY_RANGE,
+	WHY_NO_PROMPT,
+	WHY_CHOICE,
+	WHY_SELECTED,
+	WHY_DEPENDS,
+	WHY_NOT_APPLIED,
+};
+
+static const char *const why_names[] = {
+	[WHY_UNKNOWN] = "unknown-symbol",
+	[WHY_BAD_VALUE] = "bad-value",
+	[WHY_RANGE] = "out-of-range",
+	[WHY_NO_PROMPT] = "no-prompt",
+	[WHY_CHOICE] = "choice",
+	[WHY_SELECTED] = "selected",
+	[WHY_DEPENDS] = "depends",
+	[WHY_NOT_APPLIED] = "not-applied",
+};
+
+struct rename {
+	char *old, *succ, *why;	/* succ NULL for '-' */
+};
+
+struct renames {
+	struct rename *v;
+	size_t n;
+};
+
+struct miss {
+	const struct kf_setting *req;
+	size_t order;		/* index of req->file among the fragments */
+	char *final;		/* FINAL's value; NULL when absent (non-bool) */
+	enum why why;
+	char *reason;		/* one line */
+	char *detail;		/* kconfig's view, lines ending in \n; may be "" */
+	char *fix;
+};
+
+struct audit {
+	const char *srctree, *config, *json, *renames_path;
+	struct kf_fragset req;		/* what the fragments request */
+	struct kf_fragset final;	/* FINAL, read as a fragment */
+	struct renames renames;
+	struct miss *miss;
+	size_t nmiss;
+	char *kernelversion;		/* e.g. 6.1.192 */
+	char *kver;			/* e.g. 6.1 (fragments/<kver>/) */
+};
+
+static void usage(void)
+{
+	kf_die(2, "usage: audit --lint FRAGMENT...\n"
+	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE] FRAGMENT...");
+}
+
+/* ---- fragments/renames ---------------------------------------------- */
+
+static void renames_read(struct renames *r, const char *path, int must_exist)
+{
+	char *text = kf_read_file(path, NULL), *line, *next;
+	int lineno = 0;
+
+	if (!text) {
+		if (must_exist || errno != ENOENT)
+			kf_die(2, "%s: %s; give an existing successor table with --renames",
+			       path, strerror(errno));
+		return;
+	}
+	for (line = text; line && *line; line = next) {
+		char *old, *succ, *why, *save = NULL;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line = kf_trim(line);
+		if (*line == '\0' || *line == '#')
+			continue;
+		old = strtok_r(line, " \t", &save);
+		succ = strtok_r(NULL, " \t", &save);
+		why = save ? kf_trim(save) : NULL;
+		if (!old || !succ || !why || !*why)
+			kf_die(2, "%s:%d: expected 'OLD SUCCESSOR WHY...' ('-' when there is no successor); fix the line",
+			       path, lineno);
+		r->v = kf_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+		r->v[r->n].old = kf_xstrdup(old);
+		r->v[r->n].succ = strcmp(succ, "-") != 0 ? kf_xstrdup(succ) : NULL;
+		r->v[r->n].why = kf_xstrdup(why);
+		r->n++;
+	}
+	free(text);
+}
+
+static const struct rename *renames_find(const struct renames *r, const char *old)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].old, old) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+static void renames_free(struct renames *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].old);
+		free(r->v[i].succ);
+		free(r->v[i].why);
+	}
+	free(r->v);
+}
+
+/* ---- the environment Kconfig expects from Kbuild --------------------- */
+
+/* The first line of "$CC --version", as the top Makefile computes it. */
+static char *cc_version_text(void)
+{
+	FILE *p = popen("LC_ALL=C $CC --version 2>/dev/null", "r");
+	char buf[512] = "", rest[512], *s, *d;
+
+	if (!p)
+		return kf_xstrdup("");
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = '\0';
+	while (fgets(rest, sizeof(rest), p))	/* let it finish writing */
+		;
+	pclose(p);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (s = d = buf; *s; s++)	/* the Makefile drops '#' */
+		if (*s != '#')
+			*d++ = *s;
+	*d = '\0';
+	return kf_xstrdup(buf);
+}
+
+static char *makefile_var(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p + n;
+
+		if (strncmp(p, name, n) != 0)
+			continue;
+		q += strspn(q, " \t");
+		if (*q != '=')
+			continue;
+		q++;
+		q += strspn(q, " \t");
+		return kf_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
+	}
+	return kf_xstrdup("");
+}
+
+/* KERNELVERSION and kver (VERSION.PATCHLEVEL) from SRC/Makefile. */
+static void tree_version(struct audit *a)
+{
+	char *mk = kf_xasprintf("%s/Makefile", a->srctree);
+	char *text = kf_read_file(mk, NULL);
+	char *v, *p, *s, *e;
+
+	if (!text)
+		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
+		       mk, strerror(errno));
+	v = makefile_var(text, "VERSION");
+	p = makefile_var(text, "PATCHLEVEL");
+	s = makefile_var(text, "SUBLEVEL");
+	e = makefile_var(text, "EXTRAVERSION");
+	a->kver = kf_xasprintf("%s.%s", v, p);
+	a->kernelversion = *s ? kf_xasprintf("%s.%s.%s%s", v, p, s, e)
+			      : kf_xasprintf("%s.%s%s", v, p, e);
+	free(v);
+	free(p);
+	free(s);
+	free(e);
+	free(text);
+	free(mk);
+}
+
+/* What Kbuild exports to kconfig; each (but srctree) only when the caller
+ * has not set it. */
+static void kconfig_env(const struct audit *a, const char *srctree)
+{
+	static const char *const env_defaults[][2] = {
+		{ "ARCH", "x86" }, { "SRCARCH", "x86" },
+		{ "CC", "gcc" }, { "LD", "ld" }, { "AR", "ar" }, { "NM", "nm" },
+		{ "OBJCOPY", "objcopy" }, { "HOSTCC", "gcc" },
+		{ "HOSTCXX", "g++" }, { "PAHOLE", "pahole" },
+		{ "RUSTC", "rustc" }, { "BINDGEN", "bindgen" },
+		{ "PYTHON3", "python3" }, { "HOSTPKG_CONFIG", "pkg-config" },
+	};
+	size_t i;
+
+	setenv("srctree", srctree, 1);	/* --srctree says which tree */
+	for (i = 0; i < sizeof(env_defaults) / sizeof(env_defaults[0]); i++)
+		setenv(env_defaults[i][0], env_defaults[i][1], 0);
+	setenv("KERNELVERSION", a->kernelversion, 0);
+	if (!getenv("CC_VERSION_TEXT")) {
+		char *t = cc_version_text();
+
+		setenv("CC_VERSION_TEXT", t, 0);
+		free(t);
+	}
+	/* kconfig's Makefile unexports it: it would change the prefix. */
+	unsetenv("CONFIG_");
+}
+
+/*
+ * Parse SRC's Kconfig and read FINAL. Kconfig's $(shell,...) macros run the
+ * compiler in the current directory (cc-option makes .tmp_$$ there), so the
+ * parse runs in a private temporary directory, with srctree pointing at SRC,
+ * as Kbuild runs it in O= - never inside SRC, which stays untouched.
+ */
+static void kconfig_load(const struct audit *a)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *src = realpath(a->srctree, NULL);
+	char *dir = kf_xasprintf("%s/kf-audit.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	char *kconfig;
+	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (!src)
+		kf_die(2, "--srctree %s: %s", a->srctree, strerror(errno));
+	kconfig = kf_xasprintf("%s/Kconfig", src);
+	if (access(kconfig, R_OK) < 0)
+		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
+		       kconfig, strerror(errno));
+	if (cwd < 0)
+		kf_die(2, "cannot open the current directory: %s", strerror(errno));
+	kconfig_env(a, src);
+	if (!mkdtemp(dir))
+		kf_die(2, "cannot make a directory %s: %s; set TMPDIR to a writable directory",
+		       dir, strerror(errno));
+	if (chdir(dir) < 0)
+		kf_die(2, "%s: %s", dir, strerror(errno));
+	conf_parse("Kconfig");
+	if (fchdir(cwd) < 0)
+		kf_die(2, "cannot go back to the starting directory: %s", strerror(errno));
+	close(cwd);
+	if (rmdir(dir) < 0)
+		kf_warn("left %s behind: %s", dir, strerror(errno));
+	if (conf_read(a->config))
+		kf_die(2, "%s: this tree's kconfig cannot read it", a->config);
+	free(kconfig);
+	free(dir);
+	free(src);
+}
+
+/* ---- comparing one request with FINAL -------------------------------- */
+
+static int is_bool(const struct symbol *sym)
+{
+	return sym->type == S_BOOLEAN || sym->type == S_TRISTATE;
+}
+
+/* The menu entries that define sym ("config SYM" blocks): NULL-terminated. */
+static struct menu **sym_menus(struct symbol *sym)
+{
+	struct menu **v = kf_xmalloc(sizeof(struct menu *));
+	size_t n = 0;
+#ifdef KF_SYM_MENUS
+	struct menu *m;
+
+	list_for_each_entry(m, &sym->menus, link) {
+		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
+		v[n++] = m;
+	}
+#else
+	struct property *p;
+
+	for_all_properties(sym, p, P_SYMBOL) {
+		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
+		v[n++] = p->menu;
+	}
+#endif
+	v[n] = NULL;
+	return v;
+}
+
+/* Defined by this tree's Kconfig (not just named in an expression)? */
+static int known(struct symbol *sym)
+{
+	struct menu **v;
+	int any;
+
+	if (!sym || sym->type == S_UNKNOWN)
+		return 0;
+	v = sym_menus(sym);
+	any = v[0] != NULL;
+	free(v);
+	return any;
+}
+
+static int parse_num(const char *s, int base, long long *v)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	if (base == 16)
+		*v = (long long)strtoull(s, &end, 16);
+	else
+		*v = strtoll(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+/* Does FINAL's value f (NULL: absent) satisfy the request r? */
+static int survived(const struct symbol *sym, const struct kf_setting *r,
+		    const char *f)
+{
+	long long x, y;
+
+	if (!f || strcmp(f, "n") == 0)
+		return strcmp(r->value, "n") == 0;
+	if (!sym)
+		return strcmp(r->value, f) == 0;
+	switch (sym->type) {
+	case S_INT:
+	case S_HEX:
+		if (parse_num(r->value, sym->type == S_HEX ? 16 : 10, &x) ||
+		    parse_num(f, sym->type == S_HEX ? 16 : 10, &y))
+			return strcmp(r->value, f) == 0;
+		return x == y;
+	case S_STRING: {
+		char *a = kf_unquote(r->value), *b = kf_unquote(f);
+		int same = r->vkind == KF_VAL_STR && strcmp(a, b) == 0;
+
+		free(a);
+		free(b);
+		return same;
+	}
+	default:
+		return strcmp(r->value, f) == 0;
+	}
+}
+
+/* "Depends on: A [=y] && B [=n]\n" unless e is plain y. */
+static void dep_line(struct gstr *r, struct expr *e, const char *prefix)
+{
+	if (expr_is_yes(e))
+		return;
+	str_append(r, prefix);
+	expr_gstr_print(e, r);
+	str_append(r, "\n");
+}
+
+static void defined_at(struct gstr *r, struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m;
+
+	for (m = v; *m; m++)
+		str_printf(r, "Defined at %s:%d\n", MENU_FILE(*m), (*m)->lineno);
+	free(v);
+}
+
+/* Every prompt's dependencies, as menuconfig's help shows them. */
+static void prompt_deps(struct gstr *r, struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m;
+
+	for (m = v; *m; m++) {
+		struct property *p = (*m)->prompt;
+
+		if (!p)
+			continue;
+		str_printf(r, "Prompt: %s\n", p->text);
+		dep_line(r, p->menu->dep, "Depends on: ");
+		if (!expr_eq(p->menu->dep, p->visible.expr))
+			dep_line(r, p->visible.expr, "Visible if: ");
+	}
+	free(v);
+}
+
+static void defaults(struct gstr *r, struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m;
+	struct property *p;
+
+	for (m = v; *m; m++)
+		if (!(*m)->prompt)
+			dep_line(r, (*m)->dep, "Depends on: ");
+	free(v);
+	for_all_defaults(sym, p) {
+		str_append(r, "Default: ");
+		if (p->expr && p->expr->type == E_SYMBOL &&
+		    (p->expr->left.sym->flags & SYMBOL_CONST))
+			str_append(r, p->expr->left.sym->name);	/* y, not y [=y] */
+		else
+			expr_gstr_print(p->expr, r);
+		if (!expr_is_yes(p->visible.expr)) {
+			str_append(r, " if ");
+			expr_gstr_print(p->visible.expr, r);
+		}
+		str_append(r, "\n");
+	}
+}
+
+/* menuconfig's "Selected by [y]:" lists; the selects that are off only
+ * when they could help: when the request is above the current value. */
+static void selected_by(struct gstr *r, struct symbol *sym, int show_off)
+{
+	if (!sym->rev_dep.expr)
+		return;
+	expr_gstr_print_revdep(sym->rev_dep.expr, r, yes, "Selected by [y]:\n");
+	expr_gstr_print_revdep(sym->rev_dep.expr, r, mod, "Selected by [m]:\n");
+	if (show_off)
+		expr_gstr_print_revdep(sym->rev_dep.expr, r, no, "Selected by [n]:\n");
+}
+
+static int has_prompt(struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m;
+	int any = 0;
+
+	for (m = v; *m; m++)
+		any |= (*m)->prompt != NULL;
+	free(v);
+	return any;
+}
+
+/* The choice menu sym is a value of, or NULL. */
+static struct menu *choice_of(struct symbol *sym)
+{
+	struct menu **v, **m, *p, *found = NULL;
+
+	if (!sym_is_choice_value(sym))
+		return NULL;
+	v = sym_menus(sym);
+	for (m = v; *m && !found; m++)
+		for (p = (*m)->parent; p && p != &rootmenu && !found; p = p->parent)
+			if (p->sym && sym_is_choice(p->sym))
+				found = p;
+	free(v);
+	return found;
+}
+
+/* The value of a choice that is y (values may sit in if-blocks). */
+static struct symbol *choice_winner(struct menu *parent)
+{
+	struct menu *m;
+
+	for (m = parent->list; m; m = m->next) {
+		struct symbol *w = NULL;
+
+		if (m->sym && !sym_is_choice(m->sym)) {
+			sym_calc_value(m->sym);
+			if (sym_get_tristate_value(m->sym) == yes)
+				w = m->sym;
+		} else if (!m->sym && m->list) {
+			w = choice_winner(m);
+		}
+		if (w)
+			return w;
+	}
+	return NULL;
+}
+
+static tristate tri_of(const char *v)
+{
+	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;
+}
+
+static const char *type_article(enum symbol_type t)
+{
+	return t == S_INT ? "an" : "a";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p ? p + 1 : path;
+}
+
+/* Fill m->why, reason, detail and fix for a request that did not survive. */
+static void explain(struct audit *a, struct miss *m, struct symbol *sym)
+{
+	const struct kf_setting *r = m->req;
+	struct gstr d = str_new();
+	char *reason = NULL, *fix = NULL;
+	const char *name = r->name, *type;
+	struct menu *choice;
+	int up;
+
+	if (!known(sym)) {
+		const struct rename *rn = renames_find(&a->renames, name);
+		struct symbol *succ = rn && rn->succ ? sym_find(rn->succ) : NULL;
+
+		m->why = WHY_UNKNOWN;
+		reason = kf_xasprintf("unknown symbol: the Kconfig of linux %s (ARCH=%s) has no %s",
+				      a->kernelversion, getenv("SRCARCH"), name);
+		if (rn)
+			str_printf(&d, "%s -> %s: %s\n", rn->old,
+				   rn->succ ? rn->succ : "(no successor)", rn->why);
+		if (rn && rn->succ && known(succ))
+			fix = kf_xasprintf("request CONFIG_%s instead (now %s), or drop the line; a change for this tree only goes in fragments/%s/%s",
+					   rn->succ, sym_get_string_value(succ), a->kver, base_name(r->file));
+		else if (rn)
+			fix = kf_xasprintf("drop the line; a change for this tree only goes in fragments/%s/%s",
+					   a->kver, base_name(r->file));
+		else
+			fix = kf_xasprintf("check the spelling (grep -rn '^config %s' in the tree's Kconfig files) or drop the line; if it was renamed, add 'OLD SUCCESSOR WHY' to %s",
+					   name, a->renames_path);
+		goto out;
+	}
+
+	sym_calc_value(sym);
+	type = sym_type_name(sym->type);
+	defined_at(&d, sym);
+
+	/* A value of the wrong type: kconfig ignored it with a warning. */
+	if ((is_bool(sym) && r->vkind != KF_VAL_TRI) ||
+	    (sym->type == S_BOOLEAN && strcmp(r->value, "m") == 0) ||
+	    (sym->type == S_INT && r->vkind != KF_VAL_DEC && strcmp(r->value, "n") != 0) ||
+	    (sym->type == S_HEX && r->vkind != KF_VAL_HEX && r->vkind != KF_VAL_DEC &&
+	     strcmp(r->value, "n") != 0) ||
+	    (sym->type == S_STRING && r->vkind != KF_VAL_STR && strcmp(r->value, "n") != 0)) {
+		m->why = WHY_BAD_VALUE;
+		reason = kf_xasprintf("%s is %s %s: %s is not one of its values, so kconfig ignored it",
+				      name, type_article(sym->type), type, r->value);
+		fix = kf_xstrdup(sym->type == S_BOOLEAN ? "use y or n" :
+				 sym->type == S_TRISTATE ? "use y, m or n" :
+				 sym->type == S_INT ? "use a decimal number" :
+				 sym->type == S_HEX ? "use a 0x hex number" :
+				 "put the value in double quotes");
+		goto out;
+	}
+	if (!is_bool(sym) && strcmp(r->value, "n") == 0) {
+		m->why = WHY_BAD_VALUE;
+		reason = kf_xasprintf("%s is %s %s: 'is not set' only turns off a bool or tristate; %s is written whenever its dependencies are met",
+				      name, type_article(sym->type), type, name);
+		fix = kf_xstrdup("request the value it should have, or drop the line");
+		goto out;
+	}
+	if (sym->type == S_TRISTATE && strcmp(r->value, "m") == 0 &&
+	    modules_sym && sym_get_tristate_value(modules_sym) == no) {
+		m->why = WHY_DEPENDS;
+		reason = kf_xasprintf("m needs loadable modules, and MODULES is off: a tristate is y or n without them");
+		fix = kf_xstrdup("request y, or CONFIG_MODULES=y in an earlier fragment");
+		goto out;
+	}
+	if (sym->type == S_INT || sym->type == S_HEX) {
+		struct property *p = sym_get_range_prop(sym);
+		int base = sym->type == S_HEX ? 16 : 10;
+		long long v, lo, hi;
+
+		if (p && !parse_num(r->value, base, &v) &&
+		    !parse_num(sym_get_string_value(p->expr->left.sym), base, &lo) &&
+		    !parse_num(sym_get_string_value(p->expr->right.sym), base, &hi) &&
+		    (v < lo || v > hi)) {
+			m->why = WHY_RANGE;
+			reason = kf_xasprintf("%s is outside the range of %s", r->value, name);
+			dep_line(&d, p->expr, "Range : ");
+			fix = kf_xstrdup("request a value in the range");
+			goto out;
+		}
+	}
+
+	up = is_bool(sym) && tri_of(r->value) > sym_get_tristate_value(sym);
+	if (!has_prompt(sym)) {
+		m->why = WHY_NO_PROMPT;
+		reason = kf_xasprintf("%s has no prompt: its value comes from defaults/selects, so a fragment cannot set it",
+				      name);
+		defaults(&d, sym);
+		selected_by(&d, sym, up);
+		fix = is_bool(sym) && !up
+			? kf_xstrdup("drop the line: kconfig decides this value; change what selects it or its defaults' conditions instead")
+			: kf_xstrdup("it follows from other options: request what selects it or what its defaults depend on (above), or drop the line");
+		goto out;
+	}
+
+	choice = choice_of(sym);
+	if (choice) {
+		struct symbol *csym = choice->sym, *w;
+		const char *prompt = menu_get_prompt(choice);
+
+		sym_calc_value(csym);
+		w = choice_winner(choice);
+		m->why = WHY_CHOICE;
+		if (csym->visible == no) {
+			reason = kf_xasprintf("%s is a value of the choice \"%s\", which is not available: its dependencies are not met",
+					      name, prompt);
+			dep_line(&d, choice->dep, "Choice depends on: ");
+			fix = kf_xstrdup("request what the choice depends on, or drop the line");
+		} else if (sym->visible == no) {
+			m->why = WHY_DEPENDS;
+			reason = kf_xasprintf("%s is a value of the choice \"%s\" but its own dependencies are not met",
+					      name, prompt);
+			prompt_deps(&d, sym);
+			fix = kf_xstrdup("request what it depends on, or another value of the choice");
+		} else if (tri_of(r->value) == yes && w && w != sym) {
+			const struct kf_setting *ws = kf_fragset_find(&a->req, w->name);
+
+			reason = ws
+				? kf_xasprintf("the choice \"%s\" has one value y, and %s [=y] won: %s:%d requests it too",
+					       prompt, w->name, ws->file, ws->line)
+				: kf_xasprintf("the choice \"%s\" went to %s [=y], its default, instead",
+					       prompt, w->name);
+			fix = ws ? kf_xasprintf("request one value of \"%s\" only", prompt)
+				 : kf_xstrdup("look at the choice's dependencies and defaults with make menuconfig");
+		} else if (tri_of(r->value) == no && w == sym) {
+			reason = kf_xasprintf("the choice \"%s\" always has one value y, and with no other value requested it stays %s",
+					      prompt, name);
+			fix = kf_xasprintf("request the value of \"%s\" that should win instead of turning %s off",
+					   prompt, name);
+		} else {
+			reason = kf_xasprintf("%s is a value of the choice \"%s\" (now %s [=y])",
+					      name, prompt, w ? w->name : "none");
+			prompt_deps(&d, sym);
+			fix = kf_xstrdup("look at the choice with make menuconfig");
+		}
+		goto out;
+	}
+
+	if (is_bool(sym) && sym->rev_dep.tri > tri_of(r->value)) {
+		m->why = WHY_SELECTED;
+		reason = kf_xasprintf("%s is selected by an option that is on, which forces it to %s",
+				      name, sym->rev_dep.tri == yes ? "y" : "m");
+		selected_by(&d, sym, 0);
+		fix = kf_xstrdup("drop the line, or turn off what selects it (above)");
+		goto out;
+	}
+	if (sym->visible == no || (is_bool(sym) && sym->visible < tri_of(r->value))) {
+		m->why = WHY_DEPENDS;
+		reason = sym->visible == no
+			? kf_xasprintf("%s is blocked by its dependencies: they are not met (below), so its prompt is hidden and kconfig ignores the request%s",
+				       name, tri_of(r->value) == no ? " and uses its default" : "")
+			: kf_xasprintf("%s is limited to m by its dependencies", name);
+		prompt_deps(&d, sym);
+		if (tri_of(r->value) == no || !is_bool(sym))
+			defaults(&d, sym);
+		if (up)
+			selected_by(&d, sym, 1);
+		fix = kf_xstrdup("request what it depends on too (in this or an earlier fragment), or drop the line");
+		goto out;
+	}
+	m->why = WHY_NOT_APPLIED;
+	reason = kf_xasprintf("kconfig can set %s to %s here, but the merged config has it %s",
+			      name, r->value, m->final ? m->final : "unset");
+	prompt_deps(&d, sym);
+	selected_by(&d, sym, up);
+	fix = kf_xstrdup("look at the merge log (config.log next to the config) and the symbol with make menuconfig");
+out:
+	m->reason = reason;
+	m->fix = fix;
+	m->detail = kf_xstrdup(str_get(&d));
+	str_free(&d);
+}
+
+/* FINAL's value of a request's symbol: NULL when absent (n for a bool). */
+static char *final_value(const struct audit *a, struct symbol *sym,
+			 const char *name)
+{
+	const struct kf_setting *f = kf_fragset_find(&a->final, name);
+
+	if (f)
+		return kf_xstrdup(f->value);
+	if (!known(sym) || is_bool(sym))
+		return kf_xstrdup("n");
+	return NULL;
+}
+
+/* Misses in fragment order, then line order: the order a reader edits. */
+static int by_place(const void *x, const void *y)
+{
+	const struct miss *a = x, *b = y;
+
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return (a->req->line > b->req->line) - (a->req->line < b->req->line);
+}
+
+static void audit_all(struct audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->req.nset; i++) {
+		const struct kf_setting *r = &a->req.set[i];
+		struct symbol *sym = sym_find(r->name);
+		const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
+		struct miss *m;
+
+		if (known(sym))
+			sym_calc_value(sym);
+		if (survived(known(sym) ? sym : NULL, r, f ? f->value : NULL)) {
+			if (!known(sym)) {
+				const struct rename *rn = renames_find(&a->renames, r->name);
+				char *hint = !rn ? kf_xstrdup("")
+					: rn->succ ? kf_xasprintf(" (%s -> %s: %s)", rn->old, rn->succ, rn->why)
+					: kf_xasprintf(" (%s: %s)", rn->old, rn->why);
+
+				kf_warn("%s:%d: CONFIG_%s is not a symbol of linux %s, so 'is not set' holds trivially%s; drop the line",
+					r->file, r->line, r->name, a->kernelversion, hint);
+				free(hint);
+			}
+			continue;
+		}
+		a->miss = kf_xrealloc(a->miss, (a->nmiss + 1) * sizeof(*a->miss));
+		m = &a->miss[a->nmiss++];
+		memset(m, 0, sizeof(*m));
+		m->req = r;
+		m->final = final_value(a, known(sym) ? sym : NULL, r->name);
+		while (m->order < a->req.nfiles && a->req.files[m->order] != r->file)
+			m->order++;
+		explain(a, m, sym);
+	}
+	qsort(a->miss, a->nmiss, sizeof(*a->miss), by_place);
+}
+
+/* ---- output -------------------------------------------------------- */
+
+static void print_block(const struct miss *m)
+{
+	const char *p;
+
+	fprintf(stderr, "%s: %s:%d: CONFIG_%s=%s requested, final %s%s\n", kf_prog,
+		m->req->file, m->req->line, m->req->name, m->req->value,
+		m->final ? m->final : "(not set)",
+		m->why == WHY_UNKNOWN ? " (no such symbol)" : "");
+	fprintf(stderr, "    %s\n", m->reason);
+	for (p = m->detail; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "    %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	fprintf(stderr, "    fix: %s\n", m->fix);
+}
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void write_json(const struct audit *a, const char *flavour, int ok)
+{
+	json_t *root = json_object(), *frags = json_array(), *misses = json_array(),
+	       *errors = json_array();
+	char *text;
+	size_t i;
+
+	for (i = 0; i < a->req.nfiles; i++)
+		json_array_append_new(frags, json_string(a->req.files[i]));
+	for (i = 0; i < a->req.nerr; i++)
+		json_array_append_new(errors, json_string(a->req.err[i]));
+	for (i = 0; i < a->nmiss; i++) {
+		const struct miss *m = &a->miss[i];
+		json_t *o = json_object(), *detail = json_array();
+		const char *p;
+
+		for (p = m->detail; *p;) {
+			size_t n = strcspn(p, "\n");
+			char *line = kf_xasprintf("%.*s", (int)n, p);
+
+			json_array_append_new(detail, json_string(line));
+			free(line);
+			p += n + (p[n] == '\n');
+		}
+		json_object_set_new(o, "symbol", json_string(m->req->name));
+		json_object_set_new(o, "file", json_string(m->req->file));
+		json_object_set_new(o, "line", json_integer(m->req->line));
+		json_object_set_new(o, "requested", json_string(m->req->value));
+		json_object_set_new(o, "final", jstr_or_null(m->final));
+		json_object_set_new(o, "reason", json_string(m->reason));
+		json_object_set_new(o, "kind", json_string(why_names[m->why]));
+		json_object_set_new(o, "detail", detail);
+		json_object_set_new(o, "fix", json_string(m->fix));
+		json_array_append_new(misses, o);
+	}
+	json_object_set_new(root, "flavour", json_string(flavour));
+	json_object_set_new(root, "config", json_string(a->config));
+	json_object_set_new(root, "kernelversion", jstr_or_null(a->kernelversion));
+	json_object_set_new(root, "fragments", frags);
+	json_object_set_new(root, "requested", json_integer((json_int_t)a->req.nset));
+	json_object_set_new(root, "errors", errors);
+	json_object_set_new(root, "misses", misses);
+	json_object_set_new(root, "ok", json_boolean(ok));
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		kf_die(2, "%s: cannot encode the report (out of memory)", a->json);
+	{
+		size_t len = strlen(text);
+		char *buf = kf_xasprintf("%s\n", text);
+
+		free(text);
+		if (kf_write_atomic(a->json, buf, len + 1) < 0)
+			kf_die(2, "%s: %s", a->json, strerror(errno));
+		free(buf);
+	}
+}
+
+/* basename(dirname(path)): out/6.1/mpsc/.config -> mpsc */
+static char *flavour_of(const char *path)
+{
+	const char *end = strrchr(path, '/'), *start;
+
+	if (!end)
+		return kf_xstrdup(".");
+	while (end > path && end[-1] == '/')
+		end--;
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	return end > start ? kf_xasprintf("%.*s", (int)(end - start), start)
+			   : kf_xstrdup("/");
+}
+
+static void audit_free(struct audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nmiss; i++) {
+		free(a->miss[i].final);
+		free(a->miss[i].reason);
+		free(a->miss[i].detail);
+		free(a->miss[i].fix);
+	}
+	free(a->miss);
+	kf_fragset_free(&a->req);
+	kf_fragset_free(&a->final);
+	renames_free(&a->renames);
+	free(a->kernelversion);
+	free(a->kver);
+}
+
+int main(int argc, char **argv)
+{
+	struct audit a;
+	int lint = 0, i, first, ok;
+	char *flavour;
+	size_t k;
+
+	kf_prog = "audit";
+	memset(&a, 0, sizeof(a));
+	kf_fragset_init(&a.req);
+	kf_fragset_init(&a.final);
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+		const char *opt = argv[i];
+
+		if (strcmp(opt, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(opt, "--lint") == 0) {
+			lint = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			usage();
+		if (strcmp(opt, "--srctree") == 0)
+			a.srctree = argv[++i];
+		else if (strcmp(opt, "--config") == 0)
+			a.config = argv[++i];
+		else if (strcmp(opt, "--json") == 0)
+			a.json = argv[++i];
+		else if (strcmp(opt, "--renames") == 0)
+			a.renames_path = argv[++i];
+		else
+			usage();
+	}
+	first = i;
+	if (first >= argc)
+		usage();
+	if (lint ? (a.srctree || a.config || a.json || a.renames_path)
+		 : (!a.srctree || !a.config))
+		usage();
+
+	for (i = first; i < argc; i++)
+		kf_fragset_add(&a.req, argv[i], NULL);
+	for (k = 0; k < a.req.nerr; k++)
+		fprintf(stderr, "%s: %s\n", kf_prog, a.req.err[k]);
+	if (a.req.nerr) {
+		fprintf(stderr, "%s: %zu problem%s in the fragments; nothing was merged\n",
+			kf_prog, a.req.nerr, a.req.nerr == 1 ? "" : "s");
+		if (a.json)
+			write_json(&a, "", 0);
+		audit_free(&a);
+		return 1;
+	}
+	if (lint) {
+		audit_free(&a);
+		return 0;
+	}
+
+	renames_read(&a.renames, a.renames_path ? a.renames_path : DEFAULT_RENAMES,
+		     a.renames_path != NULL);
+	if (!a.renames_path)
+		a.renames_path = DEFAULT_RENAMES;
+	if (access(a.config, R_OK) < 0)
+		kf_die(2, "--config %s: %s; give the merged config to audit",
+		       a.config, strerror(errno));
+	kf_fragset_add(&a.final, a.config, NULL);
+	if (a.final.nerr)
+		kf_die(2, "%s (%zu problem(s) in all); --config must be a config written by kconfig",
+		       a.final.err[0], a.final.nerr);
+	tree_version(&a);
+	kconfig_load(&a);
+	audit_all(&a);
+
+	flavour = flavour_of(a.config);
+	ok = a.nmiss == 0;
+	for (k = 0; k < a.nmiss; k++)
+		print_block(&a.miss[k]);
+	if (a.json)
+		write_json(&a, flavour, ok);
+	if (ok)
+		printf("  AUDIT   %s: %zu requested values, all present\n",
+		       flavour, a.req.nset);
+	else
+		fprintf(stderr, "%s: %s: %zu of %zu requested values did not survive the merge (above)\n",
+			kf_prog, flavour, a.nmiss, a.req.nset);
+	free(flavour);
+	audit_free(&a);
+	return ok ? 0 : 1;
+}
