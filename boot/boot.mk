@@ -1,1 +1,78 @@
-# boot stage: see docs/architecture.md
+# boot: each flavour's bzImage in QEMU (TCG), with a static C init in an
+# initramfs, on the CPU models of boot/cpu-models (docs/boot.md).
+#   make boot     each selected flavour on its recipe's cpu
+#   make matrix   each selected flavour on every model (cpu=NAME: one model)
+# -> $(kdir)/<flavour>/boot/<cpu>.log .json, $(kdir)/results.ktap junit.xml
+
+boot_models := boot/cpu-models
+cpu_names   := $(shell sed -e 's/\#.*//' $(boot_models) | awk 'NF { print $$1 }')
+ifneq ($(cpu),)
+ifneq ($(filter-out $(cpu_names),$(cpu)),)
+$(error unknown cpu '$(filter-out $(cpu_names),$(cpu))'; valid: $(cpu_names) (boot/cpu-models))
+endif
+endif
+
+# Seconds: a whole boot, and silence on the console, before the verdict 'hang'.
+boot_timeout ?= 180
+hang_timeout ?= 30
+
+$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c,-ljansson -lm))
+$(eval $(call tool,boot-results,boot/results.c,-ljansson))
+$(tools)/boot-runner: boot/logparse.h
+
+# The guest init: static, stripped (no build paths), not a host tool.
+$(tools)/kf-init: boot/init.c | deps
+	@mkdir -p $(@D)
+	$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
+
+# The tree's own cpio writer, built as a host tool of this kver.
+$(ktools)/gen_init_cpio: $(tree_stamp)
+	@mkdir -p $(@D)
+	$(HOSTCC) -O2 -o $@ $(src)/usr/gen_init_cpio.c
+
+# Reproducible: fixed time stamps (-t 0, the staged init's mtime), gzip -n.
+initramfs := $(kdir)/initramfs.cpio.gz
+initramfs_dir := $(kdir)/initramfs.d
+$(initramfs): $(tools)/kf-init $(ktools)/gen_init_cpio boot/boot.mk
+	@echo "  CPIO    $@"
+	@rm -rf $(initramfs_dir) && mkdir -p $(initramfs_dir)
+	@cp $(tools)/kf-init $(initramfs_dir)/init && touch -d @0 $(initramfs_dir)/init
+	@printf '%s\n' 'dir /dev 0755 0 0' 'nod /dev/console 0600 0 0 c 5 1' \
+		'dir /proc 0755 0 0' 'dir /sys 0755 0 0' \
+		'file /init $(initramfs_dir)/init 0755 0 0' > $(initramfs_dir)/list
+	@$(ktools)/gen_init_cpio -t 0 $(initramfs_dir)/list | gzip -n -9 > $@.tmp
+	@mv $@.tmp $@
+
+.PHONY: initramfs
+initramfs: $(initramfs)
+
+# boot_record FLAVOUR CPU: one boot. The runner exits 0 when the verdict is
+# the expected one, 1 when not: then the record stays (for the summary,
+# results.ktap, junit.xml and the report) but is dated 1970, so the next make
+# boots again; other boots go on. Exit 2 (setup error) stops make.
+# The runner is order-only: changing it does not invalidate records.
+define boot_record
+$(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/build.stamp $(initramfs) \
+		flavours/$(1).flavour $(boot_models) | $(tools)/boot-runner
+	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
+		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(2) \
+		--models $(boot_models) --kver $(kver) --out $(kdir)/$(1)/boot \
+		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) \
+		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch -d @0 $$@; }
+endef
+$(foreach f,$(all_flavours),$(foreach c,$(cpu_names),$(eval $(call boot_record,$(f),$(c)))))
+
+boot_records   = $(foreach f,$(flavour),$(kdir)/$(f)/boot/$($(f)_cpu).json)
+matrix_cpus    = $(or $(cpu),$(cpu_names))
+matrix_records = $(foreach f,$(flavour),$(foreach c,$(matrix_cpus),$(kdir)/$(f)/boot/$(c).json))
+
+# results.ktap and junit.xml cover every record found; the exit status only
+# the boots this make asked for.
+boot_results = shopt -s nullglob; $(tools)/boot-results --ktap $(kdir)/results.ktap \
+	--junit $(kdir)/junit.xml $(addprefix --check ,$(1)) $(kdir)/*/boot/*.json
+
+.PHONY: boot matrix
+boot: $$(boot_records) $(tools)/boot-results
+	@$(call boot_results,$(boot_records))
+matrix: $$(matrix_records) $(tools)/boot-results
+	@$(call boot_results,$(matrix_records))

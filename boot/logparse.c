@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logparse.c - read a boot's console: KTAP, facts, kernel problems, verdict.
+ * See logparse.h for the interface and docs/boot.md for the protocol.
+ */
+#include "logparse.h"
+#include "../lib/kf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[KF_NR_VERDICTS] = {
+	[KF_PASS] = "pass",
+	[KF_TEST_FAIL] = "test-fail",
+	[KF_PANIC] = "panic",
+	[KF_OOPS] = "oops",
+	[KF_REFUSED] = "refused",
+	[KF_HANG] = "hang",
+	[KF_QEMU_ERROR] = "qemu-error",
+};
+
+const char *kf_verdict_name(enum kf_verdict v)
+{
+	return (unsigned int)v < KF_NR_VERDICTS ? verdict_names[v] : "unknown";
+}
+
+int kf_verdict_from_name(const char *name)
+{
+	for (int i = 0; i < KF_NR_VERDICTS; i++)
+		if (!strcmp(name, verdict_names[i]))
+			return i;
+	return -1;
+}
+
+void kf_log_init(struct kf_log *log)
+{
+	memset(log, 0, sizeof(*log));
+	log->guest_seconds = -1;
+	log->closed_indent = -1;
+}
+
+static void free_frames(struct kf_log *log, int keep)
+{
+	while (log->nr_frames > keep) {
+		log->nr_frames--;
+		free(log->frames[log->nr_frames].name);
+		log->frames[log->nr_frames].name = NULL;
+	}
+}
+
+void kf_log_free(struct kf_log *log)
+{
+	free(log->nonce);
+	free(log->cmdline_nonce);
+	for (size_t i = 0; i < log->nr_results; i++) {
+		free(log->results[i].suite);
+		free(log->results[i].name);
+	}
+	free(log->results);
+	for (size_t i = 0; i < log->nr_facts; i++) {
+		free(log->facts[i].key);
+		free(log->facts[i].value);
+	}
+	free(log->facts);
+	for (size_t i = 0; i < log->nr_warnings; i++)
+		free(log->warnings[i]);
+	free_frames(log, 0);
+	kf_log_init(log);
+}
+
+void kf_log_warn(struct kf_log *log, const char *fmt, ...)
+{
+	va_list ap;
+	char *w;
+
+	if (log->nr_warnings >= KF_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&w, fmt, ap) < 0)
+		kf_die(1, "out of memory");
+	va_end(ap);
+	if (strlen(w) > 300)
+		strcpy(w + 297, "...");
+	log->warnings[log->nr_warnings++] = w;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * A console line as the parser sees it: no '\r', no terminal escapes (SeaBIOS
+ * clears the screen), no control characters, no printk time stamp.
+ */
+static char *clean_line(const char *line)
+{
+	char *s = kf_xmalloc(strlen(line) + 1), *d = s;
+
+	for (const unsigned char *p = (const unsigned char *)line; *p; p++) {
+		if (*p == 0x1b) {		/* ESC [ params final, or ESC x */
+			if (p[1] == '[') {
+				p += 2;
+				while (*p && !(*p >= 0x40 && *p <= 0x7e))
+					p++;
+				if (!*p)
+					break;
+			} else if (p[1]) {
+				p++;
+			}
+			continue;
+		}
+		if (*p == '\t')
+			*d++ = ' ';
+		else if (*p >= 0x20 && *p != 0x7f)
+			*d++ = (char)*p;
+	}
+	*d = '\0';
+
+	/* "[    1.234567] " from CONFIG_PRINTK_TIME */
+	if (s[0] == '[') {
+		char *p = s + 1;
+
+		while (*p == ' ')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			while (isdigit((unsigned char)*p) || *p == '.')
+				p++;
+			if (p[0] == ']') {
+				p += p[1] == ' ' ? 2 : 1;
+				memmove(s, p, strlen(p) + 1);
+			}
+		}
+	}
+	return s;
+}
+
+static void add_result(struct kf_log *log, const char *suite, const char *name,
+		       int ok, int skipped)
+{
+	struct kf_ktap_result *r;
+
+	if (log->nr_results == log->cap_results) {
+		log->cap_results = log->cap_results ? log->cap_results * 2 : 32;
+		log->results = kf_xrealloc(log->results,
+					   log->cap_results * sizeof(*log->results));
+	}
+	r = &log->results[log->nr_results++];
+	r->suite = kf_xstrdup(suite);
+	r->name = kf_xstrdup(name);
+	r->ok = ok || skipped;
+	r->skipped = skipped;
+	if (skipped)
+		log->skipped++;
+	else if (ok)
+		log->passed++;
+	else
+		log->failed++;
+}
+
+static void set_fact(struct kf_log *log, const char *key, const char *value)
+{
+	for (size_t i = 0; i < log->nr_facts; i++)
+		if (!strcmp(log->facts[i].key, key)) {
+			free(log->facts[i].value);
+			log->facts[i].value = kf_xstrdup(value);
+			return;
+		}
+	if (log->nr_facts == log->cap_facts) {
+		log->cap_facts = log->cap_facts ? log->cap_facts * 2 : 64;
+		log->facts = kf_xrealloc(log->facts, log->cap_facts * sizeof(*log->facts));
+	}
+	log->facts[log->nr_facts].key = kf_xstrdup(key);
+	log->facts[log->nr_facts].value = kf_xstrdup(value);
+	log->nr_facts++;
+}
+
+const char *kf_log_fact(const struct kf_log *log, const char *key)
+{
+	for (size_t i = 0; i < log->nr_facts; i++)
+		if (!strcmp(log->facts[i].key, key))
+			return log->facts[i].value;
+	return NULL;
+}
+
+static void push_frame(struct kf_log *log, int indent)
+{
+	if (log->nr_frames == (int)(sizeof(log->frames) / sizeof(log->frames[0])))
+		return;
+	log->frames[log->nr_frames].indent = indent;
+	log->frames[log->nr_frames].name = NULL;
+	log->nr_frames++;
+}
+
+/* "ok 3 - name # SKIP why" (after the indentation). */
+static void ktap_result(struct kf_log *log, const char *t, int indent)
+{
+	int ok = starts(t, "ok ");
+	const char *p = t + (ok ? 3 : 7), *hash;
+	char *name, *end;
+	int skipped = 0, closed = 0;
+
+	/* A result at a shallower indent than the open subtest closes it. */
+	while (log->nr_frames > 1 && log->frames[log->nr_frames - 1].indent > indent) {
+		free_frames(log, log->nr_frames - 1);
+		closed = 1;
+	}
+	if (indent == log->frames[0].indent && ++log->top_seen == log->top_planned)
+		log->in_ktap = 0;	/* the document is complete */
+	if (closed)
+		return;		/* a subtest's summary line: its tests counted */
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	while (*p == ' ')
+		p++;
+	if (starts(p, "- "))
+		p += 2;
+	name = kf_xstrdup(p);
+	hash = strstr(name, " # ");
+	if (!hash && name[0] == '#')
+		hash = name;
+	if (hash) {
+		const char *d = hash + (hash[0] == '#' ? 1 : 3);
+
+		while (*d == ' ')
+			d++;
+		/* TAP: a TODO test is not expected to pass: not a failure */
+		skipped = !strncasecmp(d, "skip", 4) || !strncasecmp(d, "todo", 4);
+		name[hash - name] = '\0';
+	}
+	end = name + strlen(name);
+	while (end > name && end[-1] == ' ')
+		*--end = '\0';
+
+	/* suite: the first subtest; deeper subtests prefix the name. */
+	const char *suite = log->nr_frames > 1 && log->frames[1].name ?
+		log->frames[1].name : "";
+	size_t len = strlen(name) + 1;
+
+	for (int i = 2; i < log->nr_frames; i++)
+		len += strlen(log->frames[i].name ? log->frames[i].name : "?") + 1;
+	char *full = kf_xmalloc(len);
+
+	full[0] = '\0';
+	for (int i = 2; i < log->nr_frames; i++) {
+		strcat(full, log->frames[i].name ? log->frames[i].name : "?");
+		strcat(full, ".");
+	}
+	strcat(full, name);
+	add_result(log, suite, full, ok, skipped);
+	free(full);
+	free(name);
+}
+
+static void ktap_line(struct kf_log *log, const char *s)
+{
+	int indent = 0;
+	const char *t;
+
+	while (s[indent] == ' ')
+		indent++;
+	t = s + indent;
+
+	if (starts(t, "KTAP version ") || starts(t, "TAP version ")) {
+		if (indent == 0 || !log->in_ktap) {
+			/* a new document */
+			free_frames(log, 0);
+			push_frame(log, indent);
+			log->in_ktap = 1;
+			log->top_planned = -1;
+			log->top_seen = 0;
+		} else if (log->frames[log->nr_frames - 1].indent < indent) {
+			push_frame(log, indent);
+		}
+		return;
+	}
+	if (!log->in_ktap)
+		return;
+	if (starts(t, "# Subtest: ")) {
+		const char *n = t + strlen("# Subtest: ");
+		struct kf_ktap_frame *top;
+
+		if (log->frames[log->nr_frames - 1].indent < indent)
+			push_frame(log, indent);
+		top = &log->frames[log->nr_frames - 1];
+		if (top->indent == indent && !top->name)
+			top->name = kf_xstrdup(n);
+		return;
+	}
+	if (starts(t, "ok ") || starts(t, "not ok ")) {
+		ktap_result(log, t, indent);
+		return;
+	}
+	/* The document's plan; "1..0" ends it at once (KUnit with no suites). */
+	if (indent == log->frames[0].indent && starts(t, "1..") && log->top_planned < 0) {
+		log->top_planned = atoi(t + 3);
+		if (log->top_planned == 0)
+			log->in_ktap = 0;
+	}
+}
+
+/* kflavour.nonce= of the kernel's "Command line:" line. */
+static void cmdline_nonce(struct kf_log *log, const char *s)
+{
+	const char *p = strstr(s, "kflavour.nonce=");
+
+	if (!p || log->cmdline_nonce)
+		return;
+	p += strlen("kflavour.nonce=");
+	log->cmdline_nonce = strndup(p, strcspn(p, " "));
+	if (!log->cmdline_nonce)
+		kf_die(1, "out of memory");
+}
+
+static int oops_line(const char *s)
+{
+	return starts(s, "Oops:") || starts(s, "Oops ") || starts(s, "BUG:") ||
+		starts(s, "WARNING:") || starts(s, "kernel BUG at ") ||
+		starts(s, "general protection fault");
+}
+
+void kf_log_line(struct kf_log *log, const char *line)
+{
+	char *s = clean_line(line);
+
+	log->lines++;
+	ktap_line(log, s);
+
+	if (starts(s, KF_FACT_PREFIX)) {
+		char *key = s + strlen(KF_FACT_PREFIX), *eq = strchr(key, '=');
+
+		if (eq && eq != key) {
+			*eq = '\0';
+			set_fact(log, key, eq + 1);
+		}
+	} else if (starts(s, KF_END_MARKER)) {
+		const char *got = s + strlen(KF_END_MARKER);
+		const char *want = log->nonce ? log->nonce : log->cmdline_nonce;
+
+		if (!want) {
+			kf_log_warn(log, "runner: end marker accepted without a known nonce");
+			log->end_seen = 1;
+		} else if (!strcmp(got, want)) {
+			log->end_seen = 1;
+		} else {
+			log->end_wrong_nonce++;
+			kf_log_warn(log, "runner: end marker with a wrong nonce: %s", got);
+		}
+	} else if (starts(s, KF_UPTIME)) {
+		log->guest_seconds = strtod(s + strlen(KF_UPTIME), NULL);
+	} else if (starts(s, "Command line: ")) {
+		cmdline_nonce(log, s);
+	} else if (strstr(s, KF_REFUSED_TEXT)) {
+		if (!log->refused++)
+			kf_log_warn(log, "%s", s);
+	} else if (strstr(s, KF_PANIC_TEXT) && !starts(s, "---[ end")) {
+		if (!log->panic++)
+			kf_log_warn(log, "%s", s);
+	} else if (oops_line(s)) {
+		log->oops++;
+		kf_log_warn(log, "%s", s);
+	}
+	free(s);
+}
+
+void kf_log_note(struct kf_log *log, const char *note)
+{
+	if (starts(note, KF_NOTE_NONCE)) {
+		if (!log->nonce)
+			log->nonce = kf_xstrdup(note + strlen(KF_NOTE_NONCE));
+	} else if (starts(note, KF_NOTE_EXIT)) {
+		log->exit_known = 1;
+		log->exit_status = atoi(note + strlen(KF_NOTE_EXIT));
+	} else if (starts(note, KF_NOTE_KILLED)) {
+		log->killed = 1;
+	} else if (starts(note, KF_NOTE_HANG)) {
+		log->hang = 1;
+		kf_log_warn(log, "runner: %s", note);
+	} else if (starts(note, KF_NOTE_TIMEOUT)) {
+		log->timeout = 1;
+		kf_log_warn(log, "runner: %s", note);
+	} else if (starts(note, KF_NOTE_NOSTART)) {
+		log->nostart = 1;
+		kf_log_warn(log, "runner: %s", note);
+	}
+}
+
+int kf_log_outcome(const struct kf_log *log)
+{
+	if (log->refused)
+		return KF_REFUSED;
+	if (log->panic)
+		return KF_PANIC;
+	if (log->end_seen)
+		return KF_PASS;
+	return -1;
+}
+
+enum kf_verdict kf_log_verdict(const struct kf_log *log)
+{
+	if (log->refused)
+		return KF_REFUSED;
+	if (log->panic)
+		return KF_PANIC;
+	if (log->nostart)
+		return KF_QEMU_ERROR;
+	if (log->end_seen) {
+		if (log->failed)
+			return KF_TEST_FAIL;
+		/* The end marker must be followed by the debug-exit. */
+		if (log->exit_known && log->exit_status != KF_EXIT_PASS)
+			return KF_QEMU_ERROR;
+		if (log->killed && !log->exit_known)
+			return KF_QEMU_ERROR;
+		return log->oops ? KF_OOPS : KF_PASS;
+	}
+	if (log->hang || log->timeout)
+		return KF_HANG;
+	if (log->failed)
+		return KF_TEST_FAIL;
+	return KF_QEMU_ERROR;
+}
+
+/* "[+   1.234] " or "[+   1.234]! ": the runner's prefix; returns its length. */
+static size_t runner_prefix(const char *l, int *note)
+{
+	const char *p = l;
+
+	if (p[0] != '[' || p[1] != '+')
+		return 0;
+	p += 2;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	if (*p++ != ']')
+		return 0;
+	*note = *p == '!';
+	if (*p == '!' || *p == ' ')
+		p++;
+	if (*note && *p == ' ')
+		p++;
+	return (size_t)(p - l);
+}
+
+void kf_log_parse_text(struct kf_log *log, const char *text)
+{
+	const char *l = text;
+
+	while (*l) {
+		size_t len = strcspn(l, "\n");
+		char *line = strndup(l, len);
+		int note = 0;
+		size_t skip;
+
+		if (!line)
+			kf_die(1, "out of memory");
+		skip = runner_prefix(line, &note);
+		if (note)
+			kf_log_note(log, line + skip);
+		else
+			kf_log_line(log, line + skip);
+		free(line);
+		l += len;
+		if (*l)
+			l++;
+	}
+}
+
+int kf_log_parse_file(struct kf_log *log, const char *path)
+{
+	char *text = kf_read_file(path, NULL);
+
+	if (!text)
+		return -1;
+	kf_log_parse_text(log, text);
+	free(text);
+	return 0;
+}

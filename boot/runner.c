@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner.c - boot one flavour's kernel on one CPU model in QEMU (TCG), watch
+ * the console, decide the verdict, write the boot log and record.
+ *
+ *   boot-runner --kernel BZIMAGE --initrd CPIO --recipe FLAVOUR-FILE
+ *               [--cpu NAME] [--models boot/cpu-models] [--kver KVER]
+ *               --out DIR [--append ARGS] [--expect VERDICT]
+ *               [--timeout S] [--hang-timeout S] [--qemu PROGRAM]
+ *       writes DIR/<cpu>.log and DIR/<cpu>.json; prints
+ *       "  BOOT    <flavour> on <cpu>: <verdict> (<seconds> s)";
+ *       exits 0 when the verdict is the expected one, 1 when not, 2 on
+ *       a usage or setup error (no record written).
+ *
+ *   boot-runner --parse LOGFILE [--nonce NONCE]
+ *       parses a boot log (or raw console text) and prints what it found as
+ *       JSON: verdict, exit_status, guest_seconds, ktap, warnings, facts.
+ *
+ * QEMU runs in its own process group; SIGINT, SIGTERM and SIGHUP of the
+ * runner end that group (SIGTERM, then SIGKILL) before the runner dies of
+ * the same signal, and PR_SET_PDEATHSIG ends QEMU if the runner is killed.
+ * See docs/boot.md.
+ */
+#include "logparse.h"
+#include "../lib/kf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LINE	4096	/* a longer console line is split */
+#define GRACE_END	5.0	/* after the end marker: time to exit via debug-exit */
+#define GRACE_PANIC	3.0	/* after a panic line: time for the trace and reboot */
+#define TERM_WAIT	2.0	/* SIGTERM, then this long, then SIGKILL */
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t qemu_pgid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (qemu_pgid > 0)
+		kill(-(pid_t)qemu_pgid, SIGTERM);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the CPU model table (boot/cpu-models) ---- */
+
+struct model {
+	char *name, *expect, *cpu_string;
+};
+
+static void free_models(struct model *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(m[i].name);
+		free(m[i].expect);
+		free(m[i].cpu_string);
+	}
+	free(m);
+}
+
+/* "name expect -cpu-string-to-end-of-line" lines; '#' comments. */
+static struct model *read_models(const char *path, size_t *count)
+{
+	char *text = kf_read_file(path, NULL), *line, *next;
+	struct model *m = NULL;
+	size_t n = 0;
+	int lineno = 0;
+
+	if (!text)
+		kf_die(2, "%s: %s; the CPU model table is boot/cpu-models", path,
+		       strerror(errno));
+	for (line = text; line && *line; line = next) {
+		char name[64], expect[32];
+		int used = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line = kf_trim(line);
+		if (!*line || *line == '#')
+			continue;
+		if (sscanf(line, "%63s %31s %n", name, expect, &used) != 2 || !line[used])
+			kf_die(2, "%s:%d: want 'name expect -cpu-string'", path, lineno);
+		if (kf_verdict_from_name(expect) < 0)
+			kf_die(2, "%s:%d: unknown verdict '%s'", path, lineno, expect);
+		m = kf_xrealloc(m, (n + 1) * sizeof(*m));
+		m[n].name = kf_xstrdup(name);
+		m[n].expect = kf_xstrdup(expect);
+		m[n].cpu_string = kf_xstrdup(kf_trim(line + used));
+		n++;
+	}
+	free(text);
+	*count = n;
+	return m;
+}
+
+/* ---- small helpers ---- */
+
+/* CPUs of a -smp value: "2", "cpus=2,...", or sockets*dies*cores*threads. */
+static int smp_cpus(const char *smp)
+{
+	static const char *const factors[] = { "sockets=", "dies=", "cores=", "threads=" };
+	long total = 1, n;
+	char *end;
+
+	n = strtol(smp, &end, 10);
+	if (end != smp && n > 0)
+		return (int)n;
+	for (const char *p = smp; p && *p; ) {
+		const char *comma = strchr(p, ',');
+
+		if (!strncmp(p, "cpus=", 5))
+			return atoi(p + 5);
+		for (size_t i = 0; i < sizeof(factors) / sizeof(factors[0]); i++)
+			if (!strncmp(p, factors[i], strlen(factors[i]))) {
+				n = atol(p + strlen(factors[i]));
+				total *= n > 0 ? n : 1;
+			}
+		p = comma ? comma + 1 : NULL;
+	}
+	return total > 0 && total < 4096 ? (int)total : 0;
+}
+
+static char *make_nonce(void)
+{
+	unsigned char b[8];
+	char *s = kf_xmalloc(2 * sizeof(b) + 1);
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		unsigned long long t = (unsigned long long)(now() * 1e9) ^ (unsigned long long)getpid();
+
+		memcpy(b, &t, sizeof(b));
+	}
+	for (size_t i = 0; i < sizeof(b); i++)
+		sprintf(s + 2 * i, "%02x", b[i]);
+	return s;
+}
+
+/* "7.2.22" from "QEMU emulator version 7.2.22 (Debian ...)", or NULL. */
+static char *qemu_version(const char *qemu)
+{
+	int fds[2];
+	pid_t pid;
+	char buf[512];
+	ssize_t n, len = 0;
+	char *v = NULL, *p;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return NULL;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execlp(qemu, qemu, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return NULL;
+	}
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fds[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fds[0]);
+	buf[len] = '\0';
+	waitpid(pid, NULL, 0);
+	p = strstr(buf, "version ");
+	if (p) {
+		p += strlen("version ");
+		v = strndup(p, strcspn(p, " \n"));
+	}
+	return v;
+}
+
+static void mkdirs(const char *dir)
+{
+	char *d = kf_xstrdup(dir);
+
+	for (char *p = d + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(d, 0755);
+			*p = '/';
+		}
+	if (mkdir(d, 0755) && errno != EEXIST)
+		kf_die(2, "mkdir %s: %s", d, strerror(errno));
+	free(d);
+}
+
+/* ---- JSON ---- */
+
+static json_t *ktap_json(const struct kf_log *log)
+{
+	json_t *res = json_array();
+
+	for (size_t i = 0; i < log->nr_results; i++)
+		json_array_append_new(res, json_pack("{s:s, s:s, s:b}",
+			"suite", log->results[i].suite, "name", log->results[i].name,
+			"ok", log->results[i].ok));
+	return json_pack("{s:i, s:i, s:i, s:o}", "passed", log->passed,
+			 "failed", log->failed, "skipped", log->skipped, "results", res);
+}
+
+static json_t *facts_json(const struct kf_log *log)
+{
+	json_t *f = json_object();
+
+	for (size_t i = 0; i < log->nr_facts; i++)
+		json_object_set_new(f, log->facts[i].key, json_string(log->facts[i].value));
+	return f;
+}
+
+static json_t *warnings_json(const struct kf_log *log)
+{
+	json_t *w = json_array();
+
+	for (size_t i = 0; i < log->nr_warnings; i++)
+		json_array_append_new(w, json_string(log->warnings[i]));
+	return w;
+}
+
+static json_t *seconds(double s)
+{
+	return s < 0 ? json_null() : json_real(round(s * 100) / 100);
+}
+
+static void print_json(json_t *j)
+{
+	char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+
+	if (!s)
+		kf_die(2, "cannot format JSON");
+	puts(s);
+	free(s);
+}
+
+/* ---- --parse ---- */
+
+static int parse_mode(const char *path, const char *nonce)
+{
+	struct kf_log log;
+	enum kf_verdict v;
+	json_t *j;
+
+	kf_log_init(&log);
+	if (nonce)
+		log.nonce = kf_xstrdup(nonce);
+	if (kf_log_parse_file(&log, path))
+		kf_die(2, "%s: %s", path, strerror(errno));
+	v = kf_log_verdict(&log);
+	j = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+		      "verdict", kf_verdict_name(v),
+		      "exit_status", log.exit_known ? json_integer(log.exit_status) : json_null(),
+		      "guest_seconds", seconds(log.guest_seconds),
+		      "ktap", ktap_json(&log),
+		      "warnings", warnings_json(&log),
+		      "facts", facts_json(&log));
+	print_json(j);
+	json_decref(j);
+	kf_log_free(&log);
+	return 0;
+}
+
+/* ---- a boot ---- */
+
+struct boot {
+	FILE *logf;
+	double start;
+	struct kf_log log;
+	char cbuf[MAX_LINE + 1];	/* console line being assembled */
+	size_t clen;
+	double cstart;			/* when its first byte came */
+	char ebuf[MAX_LINE + 1];	/* QEMU's stderr line */
+	size_t elen;
+	char *stderr_lines[8];
+	size_t nr_stderr;
+};
+
+static void log_prefix(struct boot *b, double t, char kind)
+{
+	fprintf(b->logf, "[+%8.3f]%c", t - b->start, kind);
+}
+
+static void note(struct boot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct boot *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		kf_die(2, "out of memory");
+	va_end(ap);
+	log_prefix(b, now(), '!');
+	fprintf(b->logf, " %s\n", s);
+	fflush(b->logf);
+	kf_log_note(&b->log, s);
+	free(s);
+}
+
+static void console_line(struct boot *b)
+{
+	if (b->clen && b->cbuf[b->clen - 1] == '\r')
+		b->clen--;
+	b->cbuf[b->clen] = '\0';
+	log_prefix(b, b->cstart, ' ');
+	fprintf(b->logf, "%s\n", b->cbuf);
+	fflush(b->logf);
+	kf_log_line(&b->log, b->cbuf);
+	b->clen = 0;
+}
+
+/* A console line without its newline yet, when the console ends. */
+static void flush_console(struct boot *b)
+{
+	if (b->clen)
+		console_line(b);
+}
+
+static void console_bytes(struct boot *b, const char *data, size_t n, double t)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] == '\n') {
+			if (!b->clen)
+				b->cstart = t;
+			console_line(b);
+			continue;
+		}
+		if (!b->clen)
+			b->cstart = t;
+		b->cbuf[b->clen++] = data[i];
+		if (b->clen == MAX_LINE)
+			console_line(b);
+	}
+}
+
+static void stderr_bytes(struct boot *b, const char *data, size_t n, int flush)
+{
+	for (size_t i = 0; i <= n; i++) {
+		int end = i == n ? flush && b->elen : data[i] == '\n';
+
+		if (end || b->elen == MAX_LINE) {
+			b->ebuf[b->elen] = '\0';
+			note(b, "qemu: %s", b->ebuf);
+			if (b->nr_stderr < sizeof(b->stderr_lines) / sizeof(b->stderr_lines[0]))
+				b->stderr_lines[b->nr_stderr++] = kf_xstrdup(b->ebuf);
+			b->elen = 0;
+		} else if (i < n) {
+			b->ebuf[b->elen++] = data[i];
+		}
+	}
+}
+
+/* Wait up to 'secs' for pid; returns 1 and sets *status if it ended. */
+static int wait_for(pid_t pid, int *status, double secs)
+{
+	double end = now() + secs;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno == ECHILD))
+			return 1;
+		if (now() >= end)
+			return 0;
+		usleep(20000);
+	}
+}
+
+/* SIGTERM the process group, then SIGKILL; reap QEMU. */
+static void end_qemu(pid_t pid, int *status)
+{
+	kill(-pid, SIGTERM);
+	if (!wait_for(pid, status, TERM_WAIT)) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, status, 0);
+	}
+	kill(-pid, SIGKILL);	/* anything QEMU left in its group */
+	qemu_pgid = 0;
+}
+
+struct opts {
+	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
+	const char *append, *expect, *qemu, *parse, *nonce;
+	double timeout, hang_timeout;
+	int quiet;
+};
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: boot-runner --kernel BZIMAGE --initrd CPIO --recipe FLAVOUR-FILE --out DIR\n"
+		"                   [--cpu NAME] [--models boot/cpu-models] [--kver KVER]\n"
+		"                   [--append ARGS] [--expect VERDICT] [--timeout S]\n"
+		"                   [--hang-timeout S] [--qemu PROGRAM] [--quiet]\n"
+		"       boot-runner --parse LOGFILE [--nonce NONCE]\n");
+	exit(2);
+}
+
+static double seconds_arg(const char *name, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v <= 0)
+		kf_die(2, "--%s %s: want a number of seconds > 0", name, s);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "initrd", required_argument, NULL, 'i' },
+		{ "recipe", required_argument, NULL, 'r' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "models", required_argument, NULL, 'm' },
+		{ "kver", required_argument, NULL, 'v' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "append", required_argument, NULL, 'a' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "hang-timeout", required_argument, NULL, 'h' },
+		{ "qemu", required_argument, NULL, 'q' },
+		{ "parse", required_argument, NULL, 'p' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'Q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->models = "boot/cpu-models";
+	o->qemu = "qemu-system-x86_64";
+	o->timeout = 180;
+	o->hang_timeout = 30;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'k': o->kernel = optarg; break;
+		case 'i': o->initrd = optarg; break;
+		case 'r': o->recipe = optarg; break;
+		case 'c': o->cpu = optarg; break;
+		case 'm': o->models = optarg; break;
+		case 'v': o->kver = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'a': o->append = optarg; break;
+		case 'e': o->expect = optarg; break;
+		case 't': o->timeout = seconds_arg("timeout", optarg); break;
+		case 'h': o->hang_timeout = seconds_arg("hang-timeout", optarg); break;
+		case 'q': o->qemu = optarg; break;
+		case 'p': o->parse = optarg; break;
+		case 'n': o->nonce = optarg; break;
+		case 'Q': o->quiet = 1; break;
+		default: usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	if (o->parse)
+		return;
+	if (!o->kernel || !o->initrd || !o->recipe || !o->out)
+		usage();
+	if (o->expect && kf_verdict_from_name(o->expect) < 0)
+		kf_die(2, "--expect %s: not a verdict (pass test-fail panic oops refused hang qemu-error)",
+		       o->expect);
+}
+
+/* A file QEMU needs: readable, or a clear error before anything starts. */
+static const char *need_file(const char *what, const char *path)
+{
+	if (access(path, R_OK))
+		kf_die(2, "%s %s: %s; run 'make build' first", what, path, strerror(errno));
+	return path;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Start QEMU with stdout and stderr on pipes; returns its pid, or -1 with a note. */
+static pid_t start_qemu(struct boot *b, char **argv, int *outfd, int *errfd)
+{
+	int po[2], pe[2], px[2];
+	int child_errno = 0;
+	pid_t pid;
+
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || pipe2(px, O_CLOEXEC))
+		kf_die(2, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		kf_die(2, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(127);	/* the runner died before prctl */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		execvp(argv[0], argv);
+		child_errno = errno;
+		if (write(px[1], &child_errno, sizeof(child_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	qemu_pgid = pid;
+	close(po[1]);
+	close(pe[1]);
+	close(px[1]);
+	if (read(px[0], &child_errno, sizeof(child_errno)) == (ssize_t)sizeof(child_errno)) {
+		int status;
+
+		note(b, KF_NOTE_NOSTART "%s: %s", argv[0], strerror(child_errno));
+		waitpid(pid, &status, 0);
+		qemu_pgid = 0;
+		close(px[0]);
+		close(po[0]);
+		close(pe[0]);
+		return -1;
+	}
+	close(px[0]);
+	*outfd = po[0];
+	*errfd = pe[0];
+	return pid;
+}
+
+/*
+ * Read the console until the outcome is known; returns 1 if QEMU exited by
+ * itself (*status valid), 0 if the runner ended it.
+ */
+static int watch(struct boot *b, pid_t pid, int outfd, int errfd,
+		 const struct opts *o, int *status)
+{
+	double last = b->start, grace_end = 0;
+	struct pollfd fds[2] = { { outfd, POLLIN, 0 }, { errfd, POLLIN, 0 } };
+	int open_fds = 2;
+	char buf[8192];
+
+	while (open_fds) {
+		double t = now(), wake;
+		int outcome, ms;
+
+		if (got_signal) {
+			flush_console(b);
+			note(b, KF_NOTE_KILLED "the runner got signal %d", (int)got_signal);
+			end_qemu(pid, status);
+			return 0;
+		}
+		if (t - last >= o->hang_timeout) {
+			flush_console(b);
+			note(b, KF_NOTE_HANG "no console output for %.0f s", o->hang_timeout);
+			note(b, KF_NOTE_KILLED "hang");
+			end_qemu(pid, status);
+			return 0;
+		}
+		if (t - b->start >= o->timeout) {
+			flush_console(b);
+			note(b, KF_NOTE_TIMEOUT "the boot took longer than %.0f s", o->timeout);
+			note(b, KF_NOTE_KILLED "timeout");
+			end_qemu(pid, status);
+			return 0;
+		}
+		if (grace_end && t >= grace_end) {
+			flush_console(b);
+			note(b, KF_NOTE_KILLED "outcome known (%s) but QEMU did not exit",
+			     kf_verdict_name(kf_log_outcome(&b->log)));
+			end_qemu(pid, status);
+			return 0;
+		}
+		wake = last + o->hang_timeout;
+		if (b->start + o->timeout < wake)
+			wake = b->start + o->timeout;
+		if (grace_end && grace_end < wake)
+			wake = grace_end;
+		ms = (int)((wake - t) * 1000) + 1;
+		if (poll(fds, 2, ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			kf_die(2, "poll: %s", strerror(errno));
+		}
+		for (int i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(fds[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				if (i == 0)
+					flush_console(b);	/* last line had no newline */
+				if (i == 1)
+					stderr_bytes(b, buf, 0, 1);
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_fds--;
+				continue;
+			}
+			if (i == 0) {
+				last = now();
+				console_bytes(b, buf, (size_t)n, last);
+			} else {
+				stderr_bytes(b, buf, (size_t)n, 0);
+			}
+		}
+		outcome = kf_log_outcome(&b->log);
+		if (outcome == KF_REFUSED) {
+			/* The setup code halts forever after saying so: stop now. */
+			flush_console(b);
+			note(b, KF_NOTE_KILLED "the kernel refused the CPU");
+			end_qemu(pid, status);
+			return 0;
+		}
+		if (outcome >= 0 && !grace_end)
+			grace_end = now() + (outcome == KF_PANIC ? GRACE_PANIC : GRACE_END);
+	}
+	/* Both pipes closed: QEMU has exited (or is about to). */
+	if (wait_for(pid, status, TERM_WAIT)) {
+		qemu_pgid = 0;
+		kill(-pid, SIGKILL);
+		return 1;
+	}
+	flush_console(b);
+	note(b, KF_NOTE_KILLED "closed its console but did not exit");
+	end_qemu(pid, status);
+	return 0;
+}
+
+static char *join_words(char **words)
+{
+	size_t len = 1;
+	char *s;
+
+	for (char **w = words; *w; w++)
+		len += strlen(*w) + 3;
+	s = kf_xmalloc(len);
+	s[0] = '\0';
+	for (char **w = words; *w; w++) {
+		int quote = strpbrk(*w, " ()'\"") != NULL;
+
+		if (w != words)
+			strcat(s, " ");
+		if (quote)
+			strcat(s, "'");
+		strcat(s, *w);
+		if (quote)
+			strcat(s, "'");
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct kf_recipe recipe;
+	struct model *models, *model = NULL;
+	size_t nr_models;
+	char err[512];
+	struct boot b;
+	int status = 0, exited, expect, ncpus;
+	pid_t pid;
+	double wall;
+	enum kf_verdict v;
+
+	kf_prog = "boot-runner";
+	parse_args(argc, argv, &o);
+	if (o.parse)
+		return parse_mode(o.parse, o.nonce);
+
+	if (kf_recipe_read(o.recipe, &recipe, err, sizeof(err)))
+		kf_die(2, "%s", err);
+	models = read_models(o.models, &nr_models);
+	if (!o.cpu)
+		o.cpu = recipe.value[KF_CPU];
+	for (size_t i = 0; i < nr_models; i++)
+		if (!strcmp(models[i].name, o.cpu))
+			model = &models[i];
+	if (!model) {
+		fprintf(stderr, "boot-runner: unknown cpu '%s'; valid:", o.cpu);
+		for (size_t i = 0; i < nr_models; i++)
+			fprintf(stderr, " %s", models[i].name);
+		fprintf(stderr, " (%s)\n", o.models);
+		exit(2);
+	}
+	expect = kf_verdict_from_name(o.expect ? o.expect : model->expect);
+	need_file("kernel", o.kernel);
+	need_file("initramfs", o.initrd);
+
+	/* The kernel command line and QEMU's. */
+	char *nonce = make_nonce();
+	ncpus = smp_cpus(recipe.value[KF_SMP]);
+	char *ncpus_arg = ncpus > 0 ? kf_xasprintf(" nr_cpus=%d", ncpus) : kf_xstrdup("");
+	char *cmdline = kf_xasprintf("console=ttyS0 panic=-1%s kflavour.nonce=%s%s%s%s%s",
+		ncpus_arg, nonce,
+		*recipe.value[KF_CMDLINE] ? " " : "", recipe.value[KF_CMDLINE],
+		o.append && *o.append ? " " : "", o.append ? o.append : "");
+	char *qargv[] = {
+		(char *)o.qemu, "-accel", "tcg", "-nodefaults", "-nographic",
+		"-no-reboot", "-nic", "none", "-serial", "stdio",
+		"-cpu", model->cpu_string, "-smp", recipe.value[KF_SMP],
+		"-m", recipe.value[KF_MEMORY],
+		"-kernel", (char *)o.kernel, "-initrd", (char *)o.initrd,
+		"-append", cmdline,
+		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", NULL
+	};
+	char *version = qemu_version(o.qemu);
+
+	mkdirs(o.out);
+	char *logpath = kf_xasprintf("%s/%s.log", o.out, model->name);
+	char *jsonpath = kf_xasprintf("%s/%s.json", o.out, model->name);
+
+	memset(&b, 0, sizeof(b));
+	kf_log_init(&b.log);
+	b.logf = fopen(logpath, "w");
+	if (!b.logf)
+		kf_die(2, "%s: %s", logpath, strerror(errno));
+	install_signals();
+
+	b.start = now();
+	char *command = join_words(qargv);
+	note(&b, "boot-runner: %s on %s (%s), expect %s", recipe.name, model->name,
+	     o.kver ? o.kver : "?", kf_verdict_name(expect));
+	note(&b, "command: %s", command);
+	free(command);
+	note(&b, KF_NOTE_NONCE "%s", nonce);
+
+	int outfd = -1, errfd = -1;
+
+	pid = start_qemu(&b, qargv, &outfd, &errfd);
+	exited = 0;
+	if (pid > 0)
+		exited = watch(&b, pid, outfd, errfd, &o, &status);
+	wall = now() - b.start;
+	if (pid > 0 && exited) {
+		if (WIFEXITED(status))
+			note(&b, KF_NOTE_EXIT "%d", WEXITSTATUS(status));
+		else if (WIFSIGNALED(status))
+			note(&b, KF_NOTE_KILLED "by signal %d, not by the runner",
+			     WTERMSIG(status));
+	}
+
+	if (got_signal) {
+		/* Interrupted: no record, the log says why; die of the signal. */
+		int sig = got_signal;
+
+		fclose(b.logf);
+		fprintf(stderr, "boot-runner: %s on %s interrupted; QEMU ended\n",
+			recipe.name, model->name);
+		signal(sig, SIG_DFL);
+		kill(getpid(), sig);	/* dies of it: make sees the signal */
+		_exit(128 + sig);
+	}
+
+	v = kf_log_verdict(&b.log);
+	if (v == KF_QEMU_ERROR) {
+		for (size_t i = 0; i < b.nr_stderr; i++)
+			kf_log_warn(&b.log, "qemu: %s", b.stderr_lines[i]);
+		if (!b.log.lines)
+			kf_log_warn(&b.log, "runner: no console output at all");
+		else if (!b.log.end_seen)
+			kf_log_warn(&b.log, "runner: QEMU ended without the end marker (status %d)",
+				    exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		else
+			kf_log_warn(&b.log, "runner: end marker seen but no isa-debug-exit (status %d)",
+				    exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	note(&b, "verdict %s, expected %s, %.1f s", kf_verdict_name(v),
+	     kf_verdict_name(expect), wall);
+	fclose(b.logf);
+
+	json_t *cmd = json_array();
+
+	for (char **a = qargv; *a; a++)
+		json_array_append_new(cmd, json_string(*a));
+	json_t *rec = json_object();
+
+	json_object_set_new(rec, "flavour", json_string(recipe.name));
+	json_object_set_new(rec, "kver", o.kver ? json_string(o.kver) : json_null());
+	json_object_set_new(rec, "cpu", json_string(model->name));
+	json_object_set_new(rec, "cpu_string", json_string(model->cpu_string));
+	json_object_set_new(rec, "qemu_version", version ? json_string(version) : json_null());
+	json_object_set_new(rec, "command", cmd);
+	json_object_set_new(rec, "cmdline", json_string(cmdline));
+	json_object_set_new(rec, "verdict", json_string(kf_verdict_name(v)));
+	json_object_set_new(rec, "expected", json_string(kf_verdict_name(expect)));
+	json_object_set_new(rec, "exit_status", exited && WIFEXITED(status) ?
+			    json_integer(WEXITSTATUS(status)) : json_null());
+	json_object_set_new(rec, "wall_seconds", seconds(wall));
+	json_object_set_new(rec, "guest_seconds", seconds(b.log.guest_seconds));
+	json_object_set_new(rec, "ktap", ktap_json(&b.log));
+	json_object_set_new(rec, "warnings", warnings_json(&b.log));
+	json_object_set_new(rec, "facts", facts_json(&b.log));
+
+	char *text = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+
+	if (!text)
+		kf_die(2, "cannot format the boot record");
+	size_t len = strlen(text);
+
+	text = kf_xrealloc(text, len + 2);
+	strcpy(text + len, "\n");
+	if (kf_write_atomic(jsonpath, text, len + 1))
+		kf_die(2, "%s: %s", jsonpath, strerror(errno));
+	free(text);
+	json_decref(rec);
+
+	if ((int)v == expect) {
+		if (!o.quiet)
+			printf("  BOOT    %s on %s: %s (%.1f s)\n", recipe.name, model->name,
+			       kf_verdict_name(v), wall);
+	} else {
+		printf("  BOOT    %s on %s: %s, expected %s (%.1f s); see %s\n",
+		       recipe.name, model->name, kf_verdict_name(v),
+		       kf_verdict_name(expect), wall, logpath);
+		for (size_t i = 0; i < b.log.nr_warnings && i < 3; i++)
+			printf("          %s\n", b.log.warnings[i]);
+	}
+	fflush(stdout);
+
+	for (size_t i = 0; i < b.nr_stderr; i++)
+		free(b.stderr_lines[i]);
+	kf_log_free(&b.log);
+	free(logpath);
+	free(jsonpath);
+	free(version);
+	free(cmdline);
+	free(ncpus_arg);
+	free(nonce);
+	free_models(models, nr_models);
+	kf_recipe_free(&recipe);
+	return (int)v == expect ? 0 : 1;
+}
