@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * json.c - report.json, built with jansson and written atomically. The
+ * shape is report/report.schema.json (docs/report.md); what is missing is
+ * null, never 0.
+ */
+#include "report.h"
+#include "../lib/kf.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Edits per log diff kept in the report; the rest is counted. */
+#define MAX_EDITS 400
+
+/* A JSON string even from a console's invalid UTF-8 (bytes become '?'). */
+static json_t *jtext(const char *s)
+{
+	json_t *j = json_string(s);
+	char *t;
+
+	if (j)
+		return j;
+	t = kf_xstrdup(s);
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? jtext(s) : json_null();
+}
+
+static json_t *int_or_null(long long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *tri(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *config_obj(const struct flavour *f)
+{
+	json_t *c;
+
+	if (!f->has_config)
+		return json_null();
+	c = json_object();
+	json_object_set_new(c, "cpu", str_or_null(f->cpu_choice));
+	json_object_set_new(c, "l1_cache_bytes", int_or_null(f->l1_bytes));
+	json_object_set_new(c, "smt", tri(f->smt));
+	json_object_set_new(c, "microcode", tri(f->microcode));
+	json_object_set_new(c, "audit", str_or_null(f->audit));
+	return c;
+}
+
+static json_t *build_obj(const struct flavour *f)
+{
+	json_t *b, *s;
+
+	if (!f->has_build)
+		return json_null();
+	b = json_object();
+	json_object_set_new(b, "release", str_or_null(f->release));
+	json_object_set_new(b, "bzimage_bytes", int_or_null(f->bzimage_bytes));
+	s = json_object();
+	for (size_t i = 0; i < f->nsections; i++)
+		json_object_set_new(s, f->sections[i].name,
+				    int_or_null(f->sections[i].bytes));
+	json_object_set_new(b, "sections", s);
+	json_object_set_new(b, "wall_seconds", num_or_null(f->build_seconds));
+	json_object_set_new(b, "march", str_or_null(f->march));
+	json_object_set_new(b, "mtune", str_or_null(f->mtune));
+	json_object_set_new(b, "warnings", int_or_null(f->warnings));
+	return b;
+}
+
+static json_t *boot_obj(const struct flavour *f, const struct boot *b)
+{
+	json_t *o = json_object(), *facts = json_object(), *w = json_array();
+	static const char *const lv_source[] = {
+		[LV_NONE] = NULL, [LV_PROBE] = "probe", [LV_COMPUTED] = "computed",
+	};
+
+	json_object_set_new(o, "cpu", jtext(b->cpu));
+	json_object_set_new(o, "default", json_boolean(f->default_cpu &&
+						       !strcmp(f->default_cpu, b->cpu)));
+	json_object_set_new(o, "verdict", str_or_null(b->verdict));
+	json_object_set_new(o, "expected", str_or_null(b->expected));
+	json_object_set_new(o, "as_expected", b->verdict && b->expected ?
+			    json_boolean(!strcmp(b->verdict, b->expected)) : json_null());
+	json_object_set_new(o, "cache_alignment", int_or_null(b->cache_alignment));
+	json_object_set_new(o, "line_verdict", str_or_null(b->line_verdict));
+	json_object_set_new(o, "line_verdict_source",
+			    str_or_null(lv_source[b->line_verdict_source]));
+	json_object_set_new(o, "smt_siblings", int_or_null(b->smt_siblings));
+	json_object_set_new(o, "swiotlb", tri(b->swiotlb));
+	json_object_set_new(o, "swiotlb_source", str_or_null(b->swiotlb_source));
+	json_object_set_new(o, "hwalign", int_or_null(b->hwalign));
+	json_object_set_new(o, "boot_seconds", num_or_null(b->wall_seconds));
+	json_object_set_new(o, "guest_seconds", num_or_null(b->guest_seconds));
+	if (b->ktap_passed >= 0 || b->ktap_failed >= 0) {
+		json_t *k = json_object();
+
+		json_object_set_new(k, "passed", int_or_null(b->ktap_passed));
+		json_object_set_new(k, "failed", int_or_null(b->ktap_failed));
+		json_object_set_new(k, "skipped", int_or_null(b->ktap_skipped));
+		json_object_set_new(o, "ktap", k);
+	} else {
+		json_object_set_new(o, "ktap", json_null());
+	}
+	for (size_t i = 0; i < b->nwarnings; i++)
+		json_array_append_new(w, jtext(b->warnings[i]));
+	json_object_set_new(o, "warnings", w);
+	for (size_t i = 0; i < b->nfacts; i++)
+		json_object_set_new(facts, b->facts[i].key, jtext(b->facts[i].val));
+	json_object_set_new(o, "facts", facts);
+	json_object_set_new(o, "log", str_or_null(b->log));
+	return o;
+}
+
+static json_t *flavour_obj(const struct flavour *f)
+{
+	json_t *o = json_object(), *boots = json_array(), *frags = json_array();
+
+	json_object_set_new(o, "name", jtext(f->name));
+	json_object_set_new(o, "description", str_or_null(f->description));
+	json_object_set_new(o, "default_cpu", str_or_null(f->default_cpu));
+	json_object_set_new(o, "status", jtext(flavour_status(f)));
+	for (size_t i = 0; i < f->nfragments; i++)
+		json_array_append_new(frags, jtext(f->fragments[i]));
+	json_object_set_new(o, "fragments", frags);
+	json_object_set_new(o, "config", config_obj(f));
+	json_object_set_new(o, "build", build_obj(f));
+	for (size_t i = 0; i < f->nboots; i++)
+		json_array_append_new(boots, boot_obj(f, &f->boots[i]));
+	json_object_set_new(o, "boots", boots);
+	return o;
+}
+
+static json_t *config_diff_arr(const struct report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const struct cdiff_sym *s = &r->cdiff[k];
+		json_t *o = json_object(), *vals = json_object();
+
+		json_object_set_new(o, "symbol", jtext(s->name));
+		json_object_set_new(o, "group", jtext(kc_group_names[s->group]));
+		for (size_t i = 0; i < r->nfl; i++) {
+			json_t *c = json_object();
+
+			json_object_set_new(c, "value", str_or_null(s->cell[i].value));
+			json_object_set_new(c, "fragment", str_or_null(s->cell[i].fragment));
+			json_object_set_new(c, "line", s->cell[i].line > 0 ?
+					    json_integer(s->cell[i].line) : json_null());
+			json_object_set_new(vals, r->fl[i].name, c);
+		}
+		json_object_set_new(o, "flavours", vals);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *side(const struct flavour *f, const struct boot *b)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "flavour", jtext(f->name));
+	json_object_set_new(o, "cpu", jtext(b->cpu));
+	json_object_set_new(o, "log", jtext(b->log));
+	return o;
+}
+
+static json_t *log_diffs_arr(const struct report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < r->nldiff; k++) {
+		const struct logdiff *x = &r->ldiff[k];
+		json_t *o = json_object(), *lines = json_array();
+		size_t n = x->d.n;
+
+		if (n > MAX_EDITS)
+			n = MAX_EDITS;
+		json_object_set_new(o, "kind", jtext(x->kind == LDK_FLAVOURS ?
+							   "flavours" : "cpus"));
+		json_object_set_new(o, "a", side(x->fa, x->ba));
+		json_object_set_new(o, "b", side(x->fb, x->bb));
+		json_object_set_new(o, "removed", json_integer((json_int_t)x->d.removed));
+		json_object_set_new(o, "added", json_integer((json_int_t)x->d.added));
+		for (size_t i = 0; i < n; i++) {
+			char op[2] = { (char)x->d.e[i].op, '\0' };
+			json_t *e = json_object();
+
+			json_object_set_new(e, "op", jtext(op));
+			json_object_set_new(e, "text", jtext(x->d.e[i].text));
+			json_array_append_new(lines, e);
+		}
+		json_object_set_new(o, "lines", lines);
+		json_object_set_new(o, "truncated", json_integer((json_int_t)(x->d.n - n)));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+int json_write(const struct report *r, const char *path)
+{
+	json_t *root = json_object(), *fl = json_array(), *cpus = json_array();
+	char *text;
+	int rc, e;
+
+	json_object_set_new(root, "kernel", jtext(r->release));
+	json_object_set_new(root, "kver", jtext(r->kver));
+	for (size_t i = 0; i < r->ncpus; i++) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "name", jtext(r->cpus[i].name));
+		json_object_set_new(c, "expect", str_or_null(r->cpus[i].expect));
+		json_array_append_new(cpus, c);
+	}
+	json_object_set_new(root, "cpu_models", cpus);
+	for (size_t i = 0; i < r->nfl; i++)
+		json_array_append_new(fl, flavour_obj(&r->fl[i]));
+	json_object_set_new(root, "flavours", fl);
+	json_object_set_new(root, "config_diff", config_diff_arr(r));
+	json_object_set_new(root, "log_diffs", log_diffs_arr(r));
+
+	text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6));
+	json_decref(root);
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	{
+		char *t = kf_xasprintf("%s\n", text);
+
+		free(text);
+		text = t;
+	}
+	rc = kf_write_atomic(path, text, strlen(text));
+	e = errno;
+	free(text);
+	errno = e;
+	return rc;
+}

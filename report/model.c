@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - read what the earlier stages left in out/<kver>/ into a struct
+ * report: per flavour .config, config.json, build.json, boot/<cpu>.json and
+ * boot/<cpu>.log. Whatever is missing or unreadable stays missing (NULL, -1,
+ * NAN); nothing here fails on a half-finished out/.
+ */
+#include "report.h"
+#include "../lib/kf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *p = kf_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void add_fragment(struct flavour *f, const char *path, size_t len)
+{
+	f->fragments = kf_xrealloc(f->fragments,
+				   (f->nfragments + 1) * sizeof(*f->fragments));
+	f->fragments[f->nfragments++] = xstrndup(path, len);
+}
+
+void report_add_flavour(struct report *r, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct flavour *f;
+
+	r->fl = kf_xrealloc(r->fl, (r->nfl + 1) * sizeof(*r->fl));
+	f = &r->fl[r->nfl++];
+	memset(f, 0, sizeof(*f));
+	f->name = eq ? xstrndup(spec, (size_t)(eq - spec)) : kf_xstrdup(spec);
+	f->l1_bytes = -1;
+	f->smt = f->microcode = -1;
+	f->bzimage_bytes = -1;
+	f->build_seconds = NAN;
+	f->warnings = -1;
+	if (!eq)
+		return;
+	for (const char *p = eq + 1; *p;) {
+		size_t n = strcspn(p, ", ");
+
+		if (n)
+			add_fragment(f, p, n);
+		p += n;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+}
+
+static void add_cpu(struct report *r, const char *name, const char *expect)
+{
+	r->cpus = kf_xrealloc(r->cpus, (r->ncpus + 1) * sizeof(*r->cpus));
+	r->cpus[r->ncpus].name = kf_xstrdup(name);
+	r->cpus[r->ncpus].expect = expect ? kf_xstrdup(expect) : NULL;
+	r->ncpus++;
+}
+
+static long cpu_index(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncpus; i++)
+		if (!strcmp(r->cpus[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+void report_read_cpu_models(struct report *r, const char *path)
+{
+	char *text = kf_read_file(path, NULL), *line, *save = NULL;
+
+	if (!text) {
+		kf_warn("%s: %s; showing only the CPU models that were booted",
+			path, strerror(errno));
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64], expect[64];
+		int n = sscanf(line, "%63s %63s", name, expect);
+
+		if (n < 1 || name[0] == '#' || cpu_index(r, name) >= 0)
+			continue;
+		add_cpu(r, name, n == 2 ? expect : NULL);
+	}
+	free(text);
+}
+
+void report_read_recipes(struct report *r, const char *dir)
+{
+	for (size_t i = 0; i < r->nfl; i++) {
+		struct flavour *f = &r->fl[i];
+		char *path = kf_xasprintf("%s/%s.flavour", dir, f->name);
+		struct kf_recipe rec;
+		char err[512];
+
+		if (!kf_recipe_read(path, &rec, err, sizeof(err))) {
+			f->description = kf_xstrdup(rec.value[KF_DESCRIPTION]);
+			f->default_cpu = kf_xstrdup(rec.value[KF_CPU]);
+			kf_recipe_free(&rec);
+		}
+		free(path);
+	}
+}
+
+/* ---- small readers ------------------------------------------------------ */
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t err;
+	json_t *j;
+
+	if (!is_file(path))
+		return NULL;
+	j = json_load_file(path, 0, &err);
+	if (!j) {
+		kf_warn("%s:%d: %s; treated as missing", path, err.line, err.text);
+		return NULL;
+	}
+	if (!json_is_object(j)) {
+		kf_warn("%s: not a JSON object; treated as missing", path);
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+static char *jstr(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? kf_xstrdup(json_string_value(v)) : NULL;
+}
+
+static double jnum(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long jint(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v))
+		return (long long)json_real_value(v);
+	return -1;
+}
+
+/* A non-negative decimal, or -1. */
+static long num(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0)
+		return -1;
+	return v;
+}
+
+/* ---- config ------------------------------------------------------------- */
+
+static void load_config(struct flavour *f, const char *dir)
+{
+	char *path = kf_xasprintf("%s/.config", dir), *text;
+	json_t *j;
+
+	text = kf_read_file(path, NULL);
+	free(path);
+	if (text) {
+		long shift;
+
+		f->has_config = 1;
+		kc_parse(&f->cfg, text);
+		free(text);
+		for (size_t i = 0; i < f->cfg.n; i++)
+			if (kc_is_cpu_choice(f->cfg.sym[i].name) &&
+			    !strcmp(f->cfg.sym[i].value, "y")) {
+				f->cpu_choice = kf_xstrdup(f->cfg.sym[i].name);
+				break;
+			}
+		shift = num(kc_get(&f->cfg, "X86_L1_CACHE_SHIFT"));
+		if (shift >= 0 && shift < 16)
+			f->l1_bytes = 1L << shift;
+		f->smt = !strcmp(kc_value(&f->cfg, "SCHED_SMT"), "y");
+		f->microcode = !strcmp(kc_value(&f->cfg, "MICROCODE"), "y");
+	}
+
+	path = kf_xasprintf("%s/config.json", dir);
+	j = load_json(path);
+	free(path);
+	if (!j)
+		return;
+	f->has_config_json = 1;
+	{
+		const json_t *ok = json_object_get(j, "ok");
+		const json_t *audit = json_object_get(j, "audit");
+
+		if (json_is_boolean(ok))
+			f->audit = kf_xstrdup(json_is_true(ok) ? "ok" : "failed");
+		else if (json_is_string(audit))
+			f->audit = kf_xstrdup(json_string_value(audit));
+		else if (json_is_object(audit) && json_is_boolean(json_object_get(audit, "ok")))
+			f->audit = kf_xstrdup(json_is_true(json_object_get(audit, "ok")) ?
+					      "ok" : "failed");
+		else
+			f->audit = jstr(j, "status");
+	}
+	/* Fragment files from the audit when make passed none. */
+	if (!f->nfragments) {
+		const json_t *fr = json_object_get(j, "fragments"), *e;
+		size_t i;
+
+		json_array_foreach(fr, i, e) {
+			const char *p = json_string_value(e);
+
+			if (!p && json_is_object(e))
+				p = json_string_value(json_object_get(e, "path"));
+			if (!p && json_is_object(e))
+				p = json_string_value(json_object_get(e, "file"));
+			if (p)
+				add_fragment(f, p, strlen(p));
+		}
+	}
+	json_decref(j);
+}
+
+/* ---- build -------------------------------------------------------------- */
+
+static void load_build(struct flavour *f, const char *dir)
+{
+	char *path = kf_xasprintf("%s/build.json", dir);
+	json_t *j = load_json(path), *secs, *v;
+	const char *key;
+
+	free(path);
+	if (!j)
+		return;
+	f->has_build = 1;
+	f->release = jstr(j, "release");
+	f->bzimage_bytes = jint(j, "bzimage_bytes");
+	f->build_seconds = jnum(j, "wall_seconds");
+	f->march = jstr(j, "march");
+	f->mtune = jstr(j, "mtune");
+	f->warnings = (long)jint(j, "warnings");
+	secs = json_object_get(j, "sections");
+	json_object_foreach(secs, key, v) {
+		struct section *s;
+
+		f->sections = kf_xrealloc(f->sections,
+					  (f->nsections + 1) * sizeof(*f->sections));
+		s = &f->sections[f->nsections++];
+		s->name = kf_xstrdup(key);
+		s->bytes = json_is_integer(v) ? json_integer_value(v) : -1;
+	}
+	json_decref(j);
+}
+
+/* ---- boots -------------------------------------------------------------- */
+
+static void set_fact(struct boot *b, const char *key, const char *val)
+{
+	for (size_t i = 0; i < b->nfacts; i++)
+		if (!strcmp(b->facts[i].key, key))
+			return;
+	b->facts = kf_xrealloc(b->facts, (b->nfacts + 1) * sizeof(*b->facts));
+	b->facts[b->nfacts].key = kf_xstrdup(key);
+	b->facts[b->nfacts].val = kf_xstrdup(val);
+	b->nfacts++;
+}
+
+const char *boot_fact(const struct boot *b, const char *key)
+{
+	for (size_t i = 0; i < b->nfacts; i++)
+		if (!strcmp(b->facts[i].key, key))
+			return b->facts[i].val;
+	return NULL;
+}
+
+const char *line_verdict_for(long kernel_bytes, long cpu_bytes)
+{
+	if (kernel_bytes <= 0 || cpu_bytes <= 0)
+		return NULL;
+	if (kernel_bytes == cpu_bytes)
+		return "match";
+	return kernel_bytes < cpu_bytes ? "too-small" : "too-large";
+}
+
+static const char *known_line_verdict(const char *s)
+{
+	static const char *const v[] = { "match", "too-small", "too-large" };
+
+	for (size_t i = 0; s && i < 3; i++)
+		if (!strcmp(s, v[i]))
+			return v[i];
+	return NULL;
+}
+
+/* 1, 0, or -1 for a fact value like "1", "yes", "on", "0", "off". */
+static int truth(const char *s)
+{
+	static const char *const yes[] = { "1", "y", "yes", "on", "true", "active", "enabled" };
+	static const char *const no[] = { "0", "n", "no", "off", "false", "inactive", "disabled" };
+
+	for (size_t i = 0; s && i < sizeof(yes) / sizeof(*yes); i++) {
+		if (!strcasecmp(s, yes[i]))
+			return 1;
+		if (!strcasecmp(s, no[i]))
+			return 0;
+	}
+	return -1;
+}
+
+/* Facts the console has and the record may lack. */
+static void read_console(struct boot *b, const char *text, int *swiotlb_line,
+			 int *reached_end)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len), *s, *kf, *hw;
+
+		s = line;
+		if ((kf = strstr(s, "kf: "))) {
+			char *eq = strchr(kf + 4, '=');
+
+			if (eq) {
+				*eq = '\0';
+				set_fact(b, kf_trim(kf + 4), kf_trim(eq + 1));
+			}
+		} else if (strstr(s, "software IO TLB: mapped")) {
+			*swiotlb_line = 1;
+		} else if ((hw = strstr(s, "HWalign="))) {
+			if (hw[8] >= '0' && hw[8] <= '9')
+				b->hwalign = strtol(hw + 8, NULL, 10);
+		}
+		if (strstr(s, "kflavour-end"))
+			*reached_end = 1;
+		free(line);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static void derive(struct boot *b, const struct flavour *f, const char *console)
+{
+	const char *lv = known_line_verdict(boot_fact(b, "probe.line_verdict"));
+	long kernel_l1 = f->l1_bytes > 0 ? f->l1_bytes :
+			 num(boot_fact(b, "probe.l1_cache_bytes"));
+	int swiotlb_line = 0, reached_end = 0;
+
+	if (console)
+		read_console(b, console, &swiotlb_line, &reached_end);
+	b->cache_alignment = num(boot_fact(b, "cpu.cache_alignment"));
+	b->smt_siblings = num(boot_fact(b, "cpu.siblings"));
+	if (lv) {
+		b->line_verdict = lv;
+		b->line_verdict_source = LV_PROBE;
+	} else if ((lv = line_verdict_for(kernel_l1, b->cache_alignment))) {
+		b->line_verdict = lv;
+		b->line_verdict_source = LV_COMPUTED;
+	}
+	b->swiotlb = truth(boot_fact(b, "probe.swiotlb"));
+	if (b->swiotlb >= 0) {
+		b->swiotlb_source = "probe";
+	} else if (console && (swiotlb_line || reached_end ||
+			       (b->verdict && (!strcmp(b->verdict, "pass") ||
+					       !strcmp(b->verdict, "test-fail"))))) {
+		b->swiotlb = swiotlb_line;
+		b->swiotlb_source = "console";
+	}
+}
+
+static void load_boot(struct flavour *f, const char *kdir, const char *file)
+{
+	char *path = kf_xasprintf("%s/%s/boot/%s", kdir, f->name, file);
+	json_t *j = load_json(path), *facts, *v, *ktap, *warn;
+	char *stem = xstrndup(file, strlen(file) - 5), *log, *console = NULL;
+	const char *key;
+	struct boot *b;
+	size_t i;
+
+	free(path);
+	if (!j) {
+		free(stem);
+		return;
+	}
+	f->boots = kf_xrealloc(f->boots, (f->nboots + 1) * sizeof(*f->boots));
+	b = &f->boots[f->nboots++];
+	memset(b, 0, sizeof(*b));
+	b->cpu = jstr(j, "cpu");
+	if (!b->cpu)
+		b->cpu = kf_xstrdup(stem);
+	b->verdict = jstr(j, "verdict");
+	b->expected = jstr(j, "expected");
+	b->wall_seconds = jnum(j, "wall_seconds");
+	b->guest_seconds = jnum(j, "guest_seconds");
+	b->ktap_passed = b->ktap_failed = b->ktap_skipped = -1;
+	b->hwalign = -1;
+	ktap = json_object_get(j, "ktap");
+	if (json_is_object(ktap)) {
+		b->ktap_passed = (long)jint(ktap, "passed");
+		b->ktap_failed = (long)jint(ktap, "failed");
+		b->ktap_skipped = (long)jint(ktap, "skipped");
+	}
+	warn = json_object_get(j, "warnings");
+	json_array_foreach(warn, i, v) {
+		if (!json_is_string(v))
+			continue;
+		b->warnings = kf_xrealloc(b->warnings,
+					  (b->nwarnings + 1) * sizeof(*b->warnings));
+		b->warnings[b->nwarnings++] = kf_xstrdup(json_string_value(v));
+	}
+	facts = json_object_get(j, "facts");
+	json_object_foreach(facts, key, v) {
+		char buf[64];
+
+		if (json_is_string(v)) {
+			set_fact(b, key, json_string_value(v));
+		} else if (json_is_integer(v)) {
+			snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+			set_fact(b, key, buf);
+		} else if (json_is_real(v)) {
+			snprintf(buf, sizeof(buf), "%g", json_real_value(v));
+			set_fact(b, key, buf);
+		} else if (json_is_boolean(v)) {
+			set_fact(b, key, json_is_true(v) ? "1" : "0");
+		}
+	}
+	json_decref(j);
+
+	log = kf_xasprintf("%s/boot/%s.log", f->name, stem);
+	path = kf_xasprintf("%s/%s", kdir, log);
+	if (is_file(path)) {
+		b->log = log;
+		console = kf_read_file(path, NULL);
+	} else {
+		free(log);
+	}
+	free(path);
+	derive(b, f, console);
+	free(console);
+	free(stem);
+}
+
+static const struct report *sort_report;
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct boot *x = a, *y = b;
+	long i = cpu_index(sort_report, x->cpu), j = cpu_index(sort_report, y->cpu);
+
+	if (i != j)
+		return i < j ? -1 : 1;
+	return strcmp(x->cpu, y->cpu);
+}
+
+static void load_boots(struct report *r, struct flavour *f)
+{
+	char *dir = kf_xasprintf("%s/%s/boot", r->kdir, f->name);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+
+	free(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		/* <cpu>.json; not the writers' temporaries (x.json.tmp.123). */
+		if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
+			continue;
+		names = kf_xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = kf_xstrdup(e->d_name);
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		load_boot(f, r->kdir, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	for (size_t i = 0; i < f->nboots; i++)
+		if (cpu_index(r, f->boots[i].cpu) < 0)
+			add_cpu(r, f->boots[i].cpu, NULL);
+	sort_report = r;
+	if (f->nboots)
+		qsort(f->boots, f->nboots, sizeof(*f->boots), by_cpu);
+}
+
+void report_load(struct report *r, const char *kdir)
+{
+	const char *base = strrchr(kdir, '/');
+
+	r->kdir = kf_xstrdup(kdir);
+	r->kver = kf_xstrdup(base ? base + 1 : kdir);
+	for (size_t i = 0; i < r->nfl; i++) {
+		struct flavour *f = &r->fl[i];
+		char *dir = kf_xasprintf("%s/%s", kdir, f->name);
+
+		f->has_dir = is_dir(dir);
+		if (f->has_dir) {
+			load_config(f, dir);
+			load_build(f, dir);
+			load_boots(r, f);
+		}
+		free(dir);
+	}
+	r->release = NULL;
+	for (size_t i = 0; i < r->nfl && !r->release; i++)
+		r->release = r->fl[i].release;
+	for (size_t i = 0; i < r->nfl && !r->release; i++)
+		for (size_t k = 0; k < r->fl[i].nboots && !r->release; k++)
+			r->release = boot_fact(&r->fl[i].boots[k], "uname.release");
+	if (!r->release)
+		r->release = r->kver;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+const struct boot *flavour_boot(const struct flavour *f, const char *cpu)
+{
+	for (size_t i = 0; i < f->nboots; i++)
+		if (!strcmp(f->boots[i].cpu, cpu))
+			return &f->boots[i];
+	return NULL;
+}
+
+int report_cpu_shown(const struct report *r, const char *cpu)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		if (flavour_boot(&r->fl[i], cpu) ||
+		    (r->fl[i].default_cpu && !strcmp(r->fl[i].default_cpu, cpu)))
+			return 1;
+	return 0;
+}
+
+const char *flavour_status(const struct flavour *f)
+{
+	if (f->nboots)
+		return "booted";
+	if (f->has_build)
+		return "built";
+	if (f->has_config)
+		return "configured";
+	return "not configured";
+}
+
+long long flavour_section(const struct flavour *f, const char *name)
+{
+	for (size_t i = 0; i < f->nsections; i++)
+		if (!strcmp(f->sections[i].name, name))
+			return f->sections[i].bytes;
+	return -1;
+}
+
+/* ---- comparisons -------------------------------------------------------- */
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int by_group(const void *a, const void *b)
+{
+	const struct cdiff_sym *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void config_diff(struct report *r)
+{
+	const char **names = NULL;
+	size_t n = 0, configs = 0;
+
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *f = &r->fl[i];
+
+		if (!f->has_config)
+			continue;
+		configs++;
+		names = kf_xrealloc(names, (n + f->cfg.n + 1) * sizeof(*names));
+		for (size_t k = 0; k < f->cfg.n; k++)
+			names[n++] = f->cfg.sym[k].name;
+	}
+	if (configs < 2) {
+		free(names);
+		return;
+	}
+	qsort(names, n, sizeof(*names), by_str);
+	for (size_t k = 0; k < n; k++) {
+		const char *first = NULL;
+		int differs = 0;
+
+		if (k && !strcmp(names[k], names[k - 1]))
+			continue;
+		for (size_t i = 0; i < r->nfl; i++) {
+			const char *v;
+
+			if (!r->fl[i].has_config)
+				continue;
+			v = kc_value(&r->fl[i].cfg, names[k]);
+			if (!first)
+				first = v;
+			else if (strcmp(first, v) != 0)
+				differs = 1;
+		}
+		if (!differs)
+			continue;
+		r->cdiff = kf_xrealloc(r->cdiff, (r->ncdiff + 1) * sizeof(*r->cdiff));
+		struct cdiff_sym *s = &r->cdiff[r->ncdiff++];
+
+		s->name = names[k];
+		s->group = kc_classify(names[k]);
+		s->cell = kf_xmalloc(r->nfl * sizeof(*s->cell));
+		for (size_t i = 0; i < r->nfl; i++) {
+			const struct flavour *f = &r->fl[i];
+			struct cdiff_cell *c = &s->cell[i];
+
+			memset(c, 0, sizeof(*c));
+			if (!f->has_config)
+				continue;
+			c->value = kc_value(&f->cfg, names[k]);
+			c->fragment = kc_fragment_for(names[k], f->fragments,
+						      f->nfragments, &c->line);
+			if (!c->fragment)
+				c->fragment = "(default)";
+		}
+	}
+	free(names);
+	if (r->ncdiff)
+		qsort(r->cdiff, r->ncdiff, sizeof(*r->cdiff), by_group);
+}
+
+static int read_log(const struct report *r, const struct boot *b, struct ld_log *l)
+{
+	char *path, *text;
+
+	if (!b || !b->log)
+		return -1;
+	path = kf_xasprintf("%s/%s", r->kdir, b->log);
+	text = kf_read_file(path, NULL);
+	free(path);
+	if (!text)
+		return -1;
+	ld_log_parse(l, text);
+	free(text);
+	return 0;
+}
+
+static void add_logdiff(struct report *r, enum logdiff_kind kind,
+			const struct flavour *fa, const struct boot *ba,
+			const struct flavour *fb, const struct boot *bb, int context)
+{
+	struct logdiff *x;
+
+	r->ldiff = kf_xrealloc(r->ldiff, (r->nldiff + 1) * sizeof(*r->ldiff));
+	x = &r->ldiff[r->nldiff];
+	memset(x, 0, sizeof(*x));
+	if (read_log(r, ba, &x->la))
+		return;
+	if (read_log(r, bb, &x->lb)) {
+		ld_log_free(&x->la);
+		return;
+	}
+	x->kind = kind;
+	x->fa = fa;
+	x->fb = fb;
+	x->ba = ba;
+	x->bb = bb;
+	ld_diff(&x->d, &x->la, &x->lb, context);
+	r->nldiff++;
+}
+
+static void log_diffs(struct report *r, int context)
+{
+	if (!r->fl)
+		return;
+	/* Flavour against flavour, on each CPU model: against the first. */
+	for (size_t c = 0; c < r->ncpus; c++) {
+		const struct flavour *ref = NULL;
+		const struct boot *rb = NULL;
+
+		for (size_t i = 0; i < r->nfl; i++) {
+			const struct boot *b = flavour_boot(&r->fl[i], r->cpus[c].name);
+
+			if (!b || !b->log)
+				continue;
+			if (!ref) {
+				ref = &r->fl[i];
+				rb = b;
+				continue;
+			}
+			add_logdiff(r, LDK_FLAVOURS, ref, rb, &r->fl[i], b, context);
+		}
+	}
+	/* One flavour across CPU models: against its default model. */
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *f = &r->fl[i];
+		const struct boot *rb = f->default_cpu ? flavour_boot(f, f->default_cpu) : NULL;
+
+		if (!rb || !rb->log)
+			for (size_t k = 0; k < f->nboots && (!rb || !rb->log); k++)
+				rb = &f->boots[k];
+		if (!rb || !rb->log)
+			continue;
+		for (size_t k = 0; k < f->nboots; k++)
+			if (&f->boots[k] != rb && f->boots[k].log)
+				add_logdiff(r, LDK_CPUS, f, rb, f, &f->boots[k], context);
+	}
+}
+
+void report_compare(struct report *r, int context)
+{
+	config_diff(r);
+	log_diffs(r, context);
+}
+
+/* ---- free --------------------------------------------------------------- */
+
+static void free_boot(struct boot *b)
+{
+	free(b->cpu);
+	free(b->verdict);
+	free(b->expected);
+	for (size_t i = 0; i < b->nfacts; i++) {
+		free(b->facts[i].key);
+		free(b->facts[i].val);
+	}
+	free(b->facts);
+	for (size_t i = 0; i < b->nwarnings; i++)
+		free(b->warnings[i]);
+	free(b->warnings);
+	free(b->log);
+}
+
+void report_free(struct report *r)
+{
+	for (size_t i = 0; i < r->nldiff; i++) {
+		ld_diff_free(&r->ldiff[i].d);
+		ld_log_free(&r->ldiff[i].la);
+		ld_log_free(&r->ldiff[i].lb);
+	}
+	free(r->ldiff);
+	for (size_t i = 0; i < r->ncdiff; i++)
+		free(r->cdiff[i].cell);
+	free(r->cdiff);
+	for (size_t i = 0; i < r->nfl; i++) {
+		struct flavour *f = &r->fl[i];
+
+		free(f->name);
+		free(f->description);
+		free(f->default_cpu);
+		for (size_t k = 0; k < f->nfragments; k++)
+			free(f->fragments[k]);
+		free(f->fragments);
+		kc_free(&f->cfg);
+		free(f->cpu_choice);
+		free(f->audit);
+		free(f->release);
+		for (size_t k = 0; k < f->nsections; k++)
+			free(f->sections[k].name);
+		free(f->sections);
+		free(f->march);
+		free(f->mtune);
+		for (size_t k = 0; k < f->nboots; k++)
+			free_boot(&f->boots[k]);
+		free(f->boots);
+	}
+	free(r->fl);
+	for (size_t i = 0; i < r->ncpus; i++) {
+		free(r->cpus[i].name);
+		free(r->cpus[i].expect);
+	}
+	free(r->cpus);
+	free(r->kdir);
+	free(r->kver);
+	memset(r, 0, sizeof(*r));
+}

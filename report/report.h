@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - the report stage's model of out/<kver>/ and the jobs that read
+ * and render it. One file per job:
+ *
+ *   model.c       read out/<kver>/<flavour>/... into struct report
+ *   kconfig.c     .config parsing, the config diff and its groups
+ *   logdiff.c     console normalisation and the line diff
+ *   table.c       the terminal table (100 columns)
+ *   json.c        report.json (jansson)
+ *   html.c        report.html (inline CSS, no script)
+ *   svg.c         its inline SVG bar charts
+ *   strbuf.c      the growing, HTML-escaping string both write into
+ *   report.c      command line
+ *
+ * Anything missing on disk is represented as missing (NULL, -1, NAN), never
+ * as zero, so the renderers can say "not built" / "not booted" / "—".
+ */
+#ifndef KF_REPORT_H
+#define KF_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- kconfig.c ---------------------------------------------------------- */
+
+/* One symbol of a .config, without the CONFIG_ prefix. "is not set" is "n". */
+struct kc_sym {
+	char *name;
+	char *value;
+};
+
+struct kconfig {
+	struct kc_sym *sym;	/* sorted by name */
+	size_t n;
+};
+
+/* Parse .config text; returns 0. Quotes of string values are kept. */
+void kc_parse(struct kconfig *kc, const char *text);
+void kc_free(struct kconfig *kc);
+/* Value of a symbol ("y", "m", "7", "\"x\"") or NULL when absent. */
+const char *kc_get(const struct kconfig *kc, const char *name);
+/* Like kc_get, but an absent symbol reads as "n" (invisible = not set). */
+const char *kc_value(const struct kconfig *kc, const char *name);
+
+enum kc_group { KC_CPU, KC_CACHE, KC_SMT, KC_MICROCODE, KC_OTHER, KC_NR_GROUPS };
+extern const char *const kc_group_names[KC_NR_GROUPS];
+enum kc_group kc_classify(const char *name);
+
+/* The CPU choice symbols of arch/x86/Kconfig.cpu ("Processor family"). */
+int kc_is_cpu_choice(const char *name);
+
+/*
+ * The fragment (of 'files', in merge order) that sets 'name' last, as
+ * given in files[], or NULL. '*line' gets its line number when non-NULL.
+ */
+const char *kc_fragment_for(const char *name, char *const *files, size_t nfiles,
+			    int *line);
+
+/* ---- logdiff.c ---------------------------------------------------------- */
+
+/* A console log split into normalised lines. */
+struct ld_line {
+	char *text;	/* normalised text */
+	int lineno;	/* 1-based line number in the raw log */
+};
+
+struct ld_log {
+	struct ld_line *line;
+	size_t n;
+};
+
+/*
+ * Normalise one console line (no newline): strip the printk timestamp, hide
+ * what differs on every boot (addresses, calibration values, memory sizes,
+ * the nonce...). Returns a new string, or NULL when the whole line is noise
+ * (memory map, e820, timing lines) and must be dropped.
+ */
+char *ld_normalise(const char *raw);
+/* Split and normalise a whole log (CR and ANSI noise removed). */
+void ld_log_parse(struct ld_log *log, const char *text);
+void ld_log_free(struct ld_log *log);
+
+enum ld_op { LD_SAME = ' ', LD_DEL = '-', LD_ADD = '+', LD_HUNK = '@' };
+
+struct ld_edit {
+	enum ld_op op;
+	const char *text;	/* points into an ld_log, or the hunk header */
+	int a_line, b_line;	/* raw line numbers; 0 when not on that side */
+};
+
+struct ld_diff {
+	struct ld_edit *e;	/* hunks with 'context' lines around changes */
+	size_t n;
+	size_t added, removed;
+	char **headers;		/* storage for LD_HUNK texts */
+	size_t nheaders;
+};
+
+/* Diff two normalised logs (LCS), keeping 'context' lines around changes. */
+void ld_diff(struct ld_diff *d, const struct ld_log *a, const struct ld_log *b,
+	     int context);
+void ld_diff_free(struct ld_diff *d);
+/* Print as a unified-style diff with the two labels. */
+void ld_diff_print(FILE *f, const struct ld_diff *d, const char *la,
+		   const char *lb);
+
+/* ---- model.c ------------------------------------------------------------ */
+
+struct kv {
+	char *key;
+	char *val;
+};
+
+struct cpu_model {
+	char *name;
+	char *expect;	/* verdict any x86-64 kernel must give */
+};
+
+enum line_verdict_source { LV_NONE, LV_PROBE, LV_COMPUTED };
+
+struct boot {
+	char *cpu;
+	char *verdict;		/* NULL: record has none */
+	char *expected;
+	double wall_seconds;	/* NAN when unknown */
+	double guest_seconds;
+	long ktap_passed, ktap_failed, ktap_skipped;	/* -1 when unknown */
+	struct kv *facts;
+	size_t nfacts;
+	char **warnings;
+	size_t nwarnings;
+	char *log;		/* "<f>/boot/<cpu>.log" relative to kdir, or NULL */
+	/* Derived facts (see docs/report.md for their sources). */
+	long cache_alignment;	/* -1 */
+	const char *line_verdict;	/* "match" "too-small" "too-large" or NULL */
+	enum line_verdict_source line_verdict_source;
+	long smt_siblings;	/* -1 */
+	int swiotlb;		/* 1 on, 0 off, -1 unknown */
+	const char *swiotlb_source;	/* "probe" "console" or NULL */
+	long hwalign;		/* SLUB HWalign= from the console, -1 */
+};
+
+struct section {
+	char *name;
+	long long bytes;	/* -1: null in build.json */
+};
+
+struct flavour {
+	char *name;
+	char *description;	/* from flavours/<name>.flavour, or NULL */
+	char *default_cpu;
+	char **fragments;	/* fragment files, merge order */
+	size_t nfragments;
+
+	int has_dir;
+	/* config stage */
+	int has_config;
+	struct kconfig cfg;
+	char *cpu_choice;	/* "MPSC"... or NULL */
+	long l1_bytes;		/* 1 << X86_L1_CACHE_SHIFT, -1 */
+	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */
+	int microcode;		/* MICROCODE: 1, 0, -1 */
+	int has_config_json;
+	char *audit;		/* "ok", "failed", ... or NULL */
+	/* build stage */
+	int has_build;
+	char *release;
+	long long bzimage_bytes;	/* -1 */
+	struct section *sections;
+	size_t nsections;
+	double build_seconds;	/* NAN */
+	char *march;
+	char *mtune;
+	long warnings;		/* -1 */
+	/* boot stage */
+	struct boot *boots;	/* sorted in cpu-model order */
+	size_t nboots;
+};
+
+struct cdiff_cell {
+	const char *value;	/* NULL: the flavour has no config */
+	const char *fragment;	/* NULL: no config; "(default)" when none sets it */
+	int line;
+};
+
+struct cdiff_sym {
+	const char *name;
+	enum kc_group group;
+	struct cdiff_cell *cell;	/* one per flavour */
+};
+
+enum logdiff_kind { LDK_FLAVOURS, LDK_CPUS };
+
+struct logdiff {
+	enum logdiff_kind kind;
+	const struct flavour *fa, *fb;
+	const struct boot *ba, *bb;
+	struct ld_log la, lb;
+	struct ld_diff d;
+};
+
+struct report {
+	char *kdir;
+	char *kver;
+	const char *release;	/* kernel release, or kver when unknown */
+	struct flavour *fl;
+	size_t nfl;
+	struct cpu_model *cpus;	/* boot/cpu-models, plus unknown booted ones */
+	size_t ncpus;
+	struct cdiff_sym *cdiff;	/* symbols that differ, grouped */
+	size_t ncdiff;
+	struct logdiff *ldiff;
+	size_t nldiff;
+};
+
+/* Which flavours: "NAME" or "NAME=FRAGMENT,FRAGMENT,...". */
+void report_add_flavour(struct report *r, const char *spec);
+/* Read boot/cpu-models (missing file: no models). */
+void report_read_cpu_models(struct report *r, const char *path);
+/* Read flavours/<name>.flavour of every flavour (missing: no description). */
+void report_read_recipes(struct report *r, const char *dir);
+/* Read everything under kdir; never fails on missing pieces. */
+void report_load(struct report *r, const char *kdir);
+/* The config diff and the log diffs (needs report_load). */
+void report_compare(struct report *r, int context);
+void report_free(struct report *r);
+
+const struct boot *flavour_boot(const struct flavour *f, const char *cpu);
+const char *boot_fact(const struct boot *b, const char *key);
+/* Is 'cpu' booted by any flavour, or a flavour's default? */
+int report_cpu_shown(const struct report *r, const char *cpu);
+/* Status word of a flavour: "booted", "built", "configured", "missing". */
+const char *flavour_status(const struct flavour *f);
+/* Section size, or -1. */
+long long flavour_section(const struct flavour *f, const char *name);
+/* The line verdict for a kernel line size and a CPU's cache alignment. */
+const char *line_verdict_for(long kernel_bytes, long cpu_bytes);
+
+/* ---- number formats (table.c) ------------------------------------------ */
+
+/* "+10.2K", "-512", "±0" into buf. */
+void fmt_delta(char *buf, size_t len, long long delta);
+/* "1.18M", "48.2K", "912" into buf. */
+void fmt_size(char *buf, size_t len, long long bytes);
+
+/* ---- renderers ---------------------------------------------------------- */
+
+void table_print(FILE *f, const struct report *r, int width);
+/* Returns 0, or -1 with errno set. */
+int json_write(const struct report *r, const char *path);
+int html_write(const struct report *r, const char *path);
+
+/* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the
+ * chart's "missing" text when NULL, stands where its bar would be. */
+struct bar {
+	const char *label;
+	const char *group;	/* NULL: no group heading */
+	double value;		/* < 0: missing */
+	const char *text;	/* value text */
+	const char *cls;	/* CSS class of the bar */
+};
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void sb_add(struct strbuf *sb, const char *s);
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* HTML-escaped text. */
+void sb_esc(struct strbuf *sb, const char *s);
+
+void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
+	      size_t n, const char *missing);
+
+#endif /* KF_REPORT_H */

@@ -1,0 +1,155 @@
+#!/bin/bash
+# Report stage (issue 6): the table fits 100 columns, report.json validates
+# against report/report.schema.json (Debian's python3-jsonschema), report.html
+# renders in headless Chromium with a verdict-coloured matrix and SVG bars,
+# a half-finished out/ shows "not built"/"not booted" instead of crashing,
+# and the make targets (report, diffconfig, logdiff) work on the real out/.
+. tests/lib.sh
+o=$KF_OUT
+tool=$o/tools/report
+fixture=tests/data/report/out/6.1
+frags() {	# frags FLAVOUR: FLAVOUR=its fragment files, as make passes them
+	local f=$1 files
+	files=$(sed -n "s/^${f}_fragment_files := //p" "$o/6.1/flavours.mk" 2>/dev/null)
+	[ -n "$files" ] || files=$(printf 'fragments/%s.config ' base probe "cpu-$f" smt microcode swiotlb)
+	files=$(echo $files)
+	echo "$f=${files// /,}"
+}
+# Debian's jsonschema CLI (not a pip one earlier in PATH): -i INSTANCE SCHEMA.
+validate() { /usr/bin/python3 -m jsonschema -i "$1" report/report.schema.json; }
+jq_py() {	# jq_py FILE EXPR: print a Python expression over the JSON as d
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+# Widest line in display columns (UTF-8 aware, escapes stripped).
+widest() { /usr/bin/python3 -c 'import re,sys; print(max((len(re.sub(r"\x1b\[[0-9;]*m","",l.rstrip("\n"))) for l in open(sys.argv[1],encoding="utf-8")), default=0))' "$1"; }
+has() { grep -qF -- "$2" "$1"; }
+# dom_checks DOM WHAT: what every rendered report must have.
+dom_checks() {
+	local dom=$1 what=$2
+	check "$what: matrix cells classed by verdict" grep -Eq 'class="cell verdict-(pass|test-fail|panic|oops|refused|hang|qemu-error|none)' "$dom"
+	check "$what: SVG bar charts with <rect> bars" grep -q '<rect class="bar' "$dom"
+	check "$what: no script, nothing loaded from elsewhere" \
+		bash -c "! grep -Eiq '<script|<link|<img|<iframe|src=|@import|url\\(' '$dom'"
+}
+
+check "the report tool builds" make "$tool" out="$o"
+
+# 1. The hand-made fixture (tests/data/report/README): three flavours, one
+#    of them only configured.
+fx=$kf_tmp/fx
+mkdir -p "$fx" && cp -a "$fixture" "$fx/"
+check "report on the fixture" "$tool" --width 100 "$fx/6.1" "$(frags generic)" "$(frags k8)" mpsc
+"$tool" "$fx/6.1" "$(frags generic)" "$(frags k8)" mpsc > "$kf_tmp/table" 2>&1
+w=$(widest "$kf_tmp/table")
+[ "$w" -le 100 ] && ok "table fits 100 columns ($w)" || { not_ok "table fits 100 columns ($w)"; diag < "$kf_tmp/table"; }
+check "table: mpsc's .data is +10.0K on generic's" grep -Eq '^\.data .*\(\+10\.0K\)' "$kf_tmp/table"
+check "table: k8 is configured, not built" grep -Eq '^bzImage bytes +1426976 +not built +1439264 \(\+12\.0K\)' "$kf_tmp/table"
+check "table: line verdicts per CPU model" grep -Eq '^boot nocona +pass 2\.6s too-small +not booted +pass 3\.1s match' "$kf_tmp/table"
+check "report.json validates against the schema" validate "$fx/6.1/report.json"
+sed 's/"line_verdict": "match"/"line_verdict": "fits"/' "$fx/6.1/report.json" > "$kf_tmp/bad.json"
+check_fails "a report.json with a bad line verdict does not validate" 1 "fits" validate "$kf_tmp/bad.json"
+j=$fx/6.1/report.json
+check_eq "json: kernel release" "$(jq_py "$j" 'd["kernel"]')" 6.1.192
+check_eq "json: L1 bytes per flavour" "$(jq_py "$j" '[f["config"]["l1_cache_bytes"] for f in d["flavours"]]')" "[64, 64, 128]"
+check_eq "json: CPU choice per flavour" "$(jq_py "$j" '[f["config"]["cpu"] for f in d["flavours"]]')" "['GENERIC_CPU', 'MK8', 'MPSC']"
+check_eq "json: k8 not built is null, not 0" "$(jq_py "$j" 'd["flavours"][1]["build"]')" None
+check_eq "json: mpsc on nocona" \
+	"$(jq_py "$j" '[(b["cache_alignment"], b["line_verdict"], b["smt_siblings"], b["swiotlb"]) for b in d["flavours"][2]["boots"] if b["cpu"]=="nocona"]')" \
+	"[(128, 'match', 2, True)]"
+check_eq "json: generic on nocona, facts from the report's own checks" \
+	"$(jq_py "$j" '[(b["line_verdict"], b["line_verdict_source"], b["swiotlb"], b["swiotlb_source"]) for b in d["flavours"][0]["boots"] if b["cpu"]=="nocona"]')" \
+	"[('too-small', 'computed', False, 'console')]"
+check_eq "json: MPSC was set by cpu-mpsc.config, default elsewhere" \
+	"$(jq_py "$j" '[(s["group"], s["flavours"]["mpsc"]["fragment"], s["flavours"]["generic"]["fragment"]) for s in d["config_diff"] if s["symbol"]=="MPSC"]')" \
+	"[('cpu', 'fragments/cpu-mpsc.config', '(default)')]"
+check_eq "json: console diffs for the pairs that exist" \
+	"$(jq_py "$j" 'sorted((x["kind"], x["a"]["flavour"]+"/"+x["a"]["cpu"], x["b"]["flavour"]+"/"+x["b"]["cpu"]) for x in d["log_diffs"])')" \
+	"[('cpus', 'generic/qemu64', 'generic/nocona'), ('cpus', 'mpsc/nocona', 'mpsc/i686'), ('cpus', 'mpsc/nocona', 'mpsc/qemu64'), ('flavours', 'generic/nocona', 'mpsc/nocona'), ('flavours', 'generic/qemu64', 'mpsc/qemu64')]"
+check "html: every piece of text escaped (no raw '<' in text)" \
+	bash -c "! grep -q '&lt;script' '$fx/6.1/report.html' && grep -q 'software IO TLB: mapped \[mem &lt;addr&gt;' '$fx/6.1/report.html'"
+
+check "render the fixture's report.html in headless Chromium" \
+	report/render.sh "$fx/6.1/report.html" "$fx/6.1/report.png" "$fx/6.1/dom.html"
+dom_checks "$fx/6.1/dom.html" fixture
+check "fixture DOM: pass, refused and not-booted cells" bash -c \
+	"grep -q 'class=\"cell verdict-pass' '$fx/6.1/dom.html' && grep -q 'class=\"cell verdict-refused' '$fx/6.1/dom.html' && grep -q 'class=\"cell verdict-none' '$fx/6.1/dom.html'"
+check "fixture DOM: a cell links to its log, relative to out/<kver>/" grep -q 'href="mpsc/boot/nocona.log"' "$fx/6.1/dom.html"
+check "fixture DOM: config diff and console diffs" bash -c \
+	"grep -q 'CONFIG_X86_L1_CACHE_SHIFT' '$fx/6.1/dom.html' && grep -q '+SLUB: HWalign=128' '$fx/6.1/dom.html'"
+
+if command -v valgrind > /dev/null; then
+	check "valgrind: the report on the fixture is clean" valgrind -q --error-exitcode=3 \
+		--leak-check=full --errors-for-leak-kinds=definite,indirect \
+		"$tool" --quiet --json "$kf_tmp/vg.json" --html "$kf_tmp/vg.html" "$fx/6.1" generic k8 mpsc nosuch
+fi
+
+# 2. Half-finished out/: one flavour done, one only configured, one with
+#    nothing at all, and a boot record cut off in the middle.
+hf=$kf_tmp/half/6.1
+mkdir -p "$hf/k8" "$hf/generic"
+cp -a "$fixture/generic/." "$hf/generic/"
+cp "$fixture/k8/.config" "$fixture/k8/config.json" "$hf/k8/"
+head -c 200 "$fixture/generic/boot/qemu64.json" > "$hf/generic/boot/opteron.json"
+check "report on a half-finished out/ does not fail" "$tool" "$hf" "$(frags generic)" "$(frags k8)" "$(frags mpsc)"
+"$tool" "$hf" generic k8 mpsc > "$kf_tmp/half.txt" 2>&1
+check "half: k8 'configured', mpsc 'not configured'" grep -Eq '^status +booted +configured +not configured' "$kf_tmp/half.txt"
+check "half: 'not built' where nothing was built" grep -Eq '^bzImage bytes +1426976 +not built +not built' "$kf_tmp/half.txt"
+check "half: '—' where there is no config" grep -Eq '^L1 line bytes +64 +64 +—' "$kf_tmp/half.txt"
+check "half: 'not booted' where nothing booted" grep -Eq '^boot qemu64 +pass 2\.4s match +not booted +not booted' "$kf_tmp/half.txt"
+check "half: the cut-off record is named" grep -q 'opteron.json.*treated as missing' "$kf_tmp/half.txt"
+check "half: report.json validates" validate "$hf/report.json"
+check_eq "half: mpsc has no config, build or boots" \
+	"$(jq_py "$hf/report.json" '(d["flavours"][2]["status"], d["flavours"][2]["config"], d["flavours"][2]["build"], d["flavours"][2]["boots"])')" \
+	"('not configured', None, None, [])"
+check "half: report.html says 'not built' and 'not booted'" bash -c \
+	"grep -q 'not built' '$hf/report.html' && grep -q 'not booted' '$hf/report.html'"
+check "render the half-finished report" report/render.sh "$hf/report.html" "$hf/report.png" "$hf/dom.html"
+dom_checks "$hf/dom.html" half-finished
+
+# 3. The console diff on its own (what make logdiff runs).
+"$tool" --logdiff "$fixture/generic/boot/nocona.log" "$fixture/mpsc/boot/nocona.log" > "$kf_tmp/ld" 2>&1
+check "logdiff: SWIOTLB and the per-CPU area differ" bash -c \
+	"grep -qx -- '+PCI-DMA: Using software bounce buffering for IO (SWIOTLB)' '$kf_tmp/ld' && grep -q -- '^+percpu: Embedded 31 pages/cpu' '$kf_tmp/ld'"
+check "logdiff: no timestamps, nonces or e820 lines left" bash -c \
+	"! grep -Eq '^[-+].*(\[ *[0-9]+\.[0-9]+\]|e820|kflavour-end [0-9a-f]{6})' '$kf_tmp/ld'"
+check_fails "logdiff of a missing log says what to do" 2 "boot it first" \
+	"$tool" --logdiff "$fixture/k8/boot/opteron.log" "$fixture/mpsc/boot/nocona.log"
+
+# 4. make on the real out/: usage errors first, then what the earlier
+#    stages' tests left there.
+check_fails "diffconfig needs two flavours" 2 "diffconfig compares two flavours" make diffconfig a=generic out="$o"
+check_fails "logdiff names unknown flavours" 2 "unknown flavour 'nosuch'" make logdiff a=nosuch b=mpsc out="$o"
+check_fails "logdiff needs b= or two CPU models" 2 "logdiff needs b=FLAVOUR" make logdiff a=mpsc cpu=nocona out="$o"
+
+if [ -f "$o/6.1/generic/.config" ] && [ -f "$o/6.1/mpsc/.config" ]; then
+	make diffconfig a=generic b=mpsc out="$o" > "$kf_tmp/dc" 2>&1
+	check "make diffconfig a=generic b=mpsc: MPSC and the line size" bash -c \
+		"grep -Eq '^ *MPSC n -> y' '$kf_tmp/dc' && grep -Eq '^ *X86_L1_CACHE_SHIFT 6 -> 7' '$kf_tmp/dc'"
+else
+	ok "make diffconfig # SKIP no configs in $o/6.1 (run the config stage first)"
+fi
+
+booted=1
+for f in generic k8 mpsc; do
+	cpu=$(sed -n "s/^${f}_cpu := //p" "$o/6.1/flavours.mk" 2>/dev/null)
+	[ -n "$cpu" ] && [ -f "$o/6.1/$f/boot/$cpu.json" ] || booted=0
+done
+if [ "$booted" = 1 ]; then
+	make report out="$o" > "$kf_tmp/real" 2>&1
+	check "make report on the real out/6.1" grep -q "wrote $o/6.1/report.html" "$kf_tmp/real"
+	w=$(widest "$kf_tmp/real")
+	[ "$w" -le 100 ] && ok "real table fits 100 columns ($w)" || { not_ok "real table fits 100 columns ($w)"; diag < "$kf_tmp/real"; }
+	check "real report.json validates against the schema" validate "$o/6.1/report.json"
+	check "real report.html renders; report.png kept in out/6.1" \
+		report/render.sh "$o/6.1/report.html" "$o/6.1/report.png" "$kf_tmp/real-dom.html"
+	dom_checks "$kf_tmp/real-dom.html" real
+	check_eq "real: every flavour booted on its default model" \
+		"$(jq_py "$o/6.1/report.json" 'sorted(set(f["status"] for f in d["flavours"]))')" "['booted']"
+	if [ -f "$o/6.1/mpsc/boot/qemu64.json" ] || [ -f "$o/6.1/generic/build.json" ]; then
+		make logdiff a=mpsc cpu="nocona qemu64" out="$o" > "$kf_tmp/mld" 2>&1
+		check "make logdiff a=mpsc cpu=\"nocona qemu64\"" grep -q '^+++ mpsc/boot/qemu64.log' "$kf_tmp/mld"
+	fi
+else
+	ok "make report on the real out/ # SKIP the default boots are not all in $o/6.1 (make boot)"
+fi
+done_testing

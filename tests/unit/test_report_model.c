@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the report's model (report/model.c, kconfig.c) and its
+ * writers, on the hand-made fixture tests/data/report/out/6.1 (README there)
+ * and on broken and half-finished out/ trees made here.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../lib/kf.h"
+#include "../../report/report.h"
+
+#define FIXTURE "tests/data/report/out/6.1"
+
+static const char *const frags[] = {
+	"generic=fragments/base.config,fragments/probe.config,fragments/cpu-generic.config,"
+	"fragments/smt.config,fragments/microcode.config,fragments/swiotlb.config",
+	"k8=fragments/base.config,fragments/probe.config,fragments/cpu-k8.config,"
+	"fragments/smt.config,fragments/microcode.config,fragments/swiotlb.config",
+	"mpsc",		/* fragments from its config.json */
+};
+
+static void load(struct report *r, const char *kdir, const char *const *fl, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		report_add_flavour(r, fl[i]);
+	report_read_cpu_models(r, "boot/cpu-models");
+	report_read_recipes(r, "flavours");
+	report_load(r, kdir);
+	report_compare(r, 2);
+}
+
+static const struct flavour *fl(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		if (!strcmp(r->fl[i].name, name))
+			return &r->fl[i];
+	fail_msg("no flavour %s", name);
+	return NULL;
+}
+
+static const struct cdiff_sym *sym(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncdiff; i++)
+		if (!strcmp(r->cdiff[i].name, name))
+			return &r->cdiff[i];
+	return NULL;
+}
+
+static void formats(void **state)
+{
+	char b[32];
+
+	(void)state;
+	fmt_delta(b, sizeof(b), 10445);
+	assert_string_equal(b, "+10.2K");
+	fmt_delta(b, sizeof(b), -512);
+	assert_string_equal(b, "-512");
+	fmt_delta(b, sizeof(b), 0);
+	assert_string_equal(b, "±0");
+	fmt_delta(b, sizeof(b), 3LL * 1024 * 1024);
+	assert_string_equal(b, "+3.0M");
+	fmt_size(b, sizeof(b), 1426976);
+	assert_string_equal(b, "1.36M");
+	fmt_size(b, sizeof(b), -1);
+	assert_string_equal(b, "—");
+	assert_string_equal(line_verdict_for(64, 128), "too-small");
+	assert_string_equal(line_verdict_for(128, 64), "too-large");
+	assert_string_equal(line_verdict_for(64, 64), "match");
+	assert_null(line_verdict_for(-1, 64));
+}
+
+static void classifies_symbols(void **state)
+{
+	(void)state;
+	assert_int_equal(kc_classify("MPSC"), KC_CPU);
+	assert_int_equal(kc_classify("GENERIC_CPU"), KC_CPU);
+	assert_int_equal(kc_classify("X86_P6_NOP"), KC_CPU);
+	assert_int_equal(kc_classify("X86_L1_CACHE_SHIFT"), KC_CACHE);
+	assert_int_equal(kc_classify("X86_INTERNODE_CACHE_SHIFT"), KC_CACHE);
+	assert_int_equal(kc_classify("SCHED_SMT"), KC_SMT);
+	assert_int_equal(kc_classify("X86_HT"), KC_SMT);
+	assert_int_equal(kc_classify("MICROCODE_AMD"), KC_MICROCODE);
+	assert_int_equal(kc_classify("SWIOTLB"), KC_OTHER);
+	assert_int_equal(kc_classify("MODULES"), KC_OTHER);
+}
+
+static void parses_config(void **state)
+{
+	struct kconfig kc;
+
+	(void)state;
+	kc_parse(&kc, "#\n# comment\nCONFIG_A=y\n# CONFIG_B is not set\nCONFIG_S=\"x y\"\n"
+		 "CONFIG_N=7\r\nCONFIG_A=m\nnonsense\n");
+	assert_string_equal(kc_get(&kc, "A"), "m");
+	assert_string_equal(kc_get(&kc, "B"), "n");
+	assert_string_equal(kc_get(&kc, "S"), "\"x y\"");
+	assert_string_equal(kc_get(&kc, "N"), "7");
+	assert_null(kc_get(&kc, "C"));
+	assert_string_equal(kc_value(&kc, "C"), "n");
+	kc_free(&kc);
+}
+
+static void reads_fixture(void **state)
+{
+	struct report r;
+	const struct flavour *g, *k, *m;
+	const struct boot *b;
+
+	(void)state;
+	load(&r, FIXTURE, frags, 3);
+	assert_string_equal(r.release, "6.1.192");
+	assert_string_equal(r.kver, "6.1");
+	g = fl(&r, "generic");
+	k = fl(&r, "k8");
+	m = fl(&r, "mpsc");
+	assert_string_equal(flavour_status(g), "booted");
+	assert_string_equal(flavour_status(k), "configured");
+	assert_string_equal(g->cpu_choice, "GENERIC_CPU");
+	assert_string_equal(k->cpu_choice, "MK8");
+	assert_string_equal(m->cpu_choice, "MPSC");
+	assert_int_equal(g->l1_bytes, 64);
+	assert_int_equal(m->l1_bytes, 128);
+	assert_int_equal(m->smt, 1);
+	assert_int_equal(m->microcode, 1);
+	assert_string_equal(m->audit, "ok");
+	assert_string_equal(g->default_cpu, "qemu64");
+	assert_int_equal(m->nfragments, 6);	/* from config.json */
+	/* k8: configured only, nothing invented. */
+	assert_false(k->has_build);
+	assert_int_equal(k->bzimage_bytes, -1);
+	assert_true(isnan(k->build_seconds));
+	assert_int_equal(k->nboots, 0);
+	assert_int_equal(flavour_section(k, ".text"), -1);
+	/* Builds. */
+	assert_int_equal(m->bzimage_bytes, 1439264);
+	assert_int_equal(flavour_section(m, ".data..percpu") - flavour_section(g, ".data..percpu"), 2560);
+	assert_string_equal(m->march, "nocona");
+	assert_null(g->march);
+	/* Boots, in cpu-models order. */
+	assert_int_equal(m->nboots, 3);
+	assert_string_equal(m->boots[0].cpu, "qemu64");
+	assert_string_equal(m->boots[1].cpu, "nocona");
+	assert_string_equal(m->boots[2].cpu, "i686");
+	b = flavour_boot(m, "nocona");
+	assert_string_equal(b->verdict, "pass");
+	assert_int_equal(b->cache_alignment, 128);
+	assert_string_equal(b->line_verdict, "match");
+	assert_int_equal(b->line_verdict_source, LV_PROBE);
+	assert_int_equal(b->smt_siblings, 2);
+	assert_int_equal(b->swiotlb, 1);
+	assert_string_equal(b->swiotlb_source, "probe");
+	assert_int_equal(b->hwalign, 128);
+	assert_int_equal(b->ktap_passed, 11);
+	assert_string_equal(b->log, "mpsc/boot/nocona.log");
+	/* generic on nocona has no probe facts: computed, and from the console. */
+	b = flavour_boot(g, "nocona");
+	assert_string_equal(b->line_verdict, "too-small");
+	assert_int_equal(b->line_verdict_source, LV_COMPUTED);
+	assert_int_equal(b->swiotlb, 0);
+	assert_string_equal(b->swiotlb_source, "console");
+	assert_string_equal(flavour_boot(m, "qemu64")->line_verdict, "too-large");
+	/* Refused: nothing known about the line or SWIOTLB. */
+	b = flavour_boot(m, "i686");
+	assert_string_equal(b->verdict, "refused");
+	assert_null(b->line_verdict);
+	assert_int_equal(b->swiotlb, -1);
+	assert_true(isnan(b->guest_seconds));
+	report_free(&r);
+}
+
+static void config_diff_names_fragments(void **state)
+{
+	struct report r;
+	const struct cdiff_sym *s;
+
+	(void)state;
+	load(&r, FIXTURE, frags, 3);
+	s = sym(&r, "MPSC");
+	assert_non_null(s);
+	assert_int_equal(s->group, KC_CPU);
+	assert_string_equal(s->cell[2].value, "y");
+	assert_string_equal(s->cell[2].fragment, "fragments/cpu-mpsc.config");
+	assert_true(s->cell[2].line > 0);
+	assert_string_equal(s->cell[0].value, "n");
+	assert_string_equal(s->cell[0].fragment, "(default)");
+	s = sym(&r, "X86_L1_CACHE_SHIFT");
+	assert_non_null(s);
+	assert_int_equal(s->group, KC_CACHE);
+	assert_string_equal(s->cell[1].value, "6");
+	assert_string_equal(s->cell[1].fragment, "fragments/cpu-k8.config");
+	s = sym(&r, "X86_INTERNODE_CACHE_SHIFT");
+	assert_non_null(s);
+	assert_string_equal(s->cell[2].fragment, "(default)");
+	assert_null(sym(&r, "SMP"));	/* the same everywhere */
+	/* Sorted by group. */
+	for (size_t i = 1; i < r.ncdiff; i++)
+		assert_true(r.cdiff[i - 1].group <= r.cdiff[i].group);
+	/* Log diffs: generic against mpsc on qemu64 and nocona; and across models. */
+	assert_true(r.nldiff >= 4);
+	report_free(&r);
+}
+
+static char tmpl[] = "/tmp/kf-report-XXXXXX";
+
+/* "mkdir -p" or "rm -rf" of one path; 0 when it succeeded. */
+static int sh(const char *what, const char *path)
+{
+	char *cmd = kf_xasprintf("%s '%s'", what, path);
+	int rc = system(cmd);
+
+	free(cmd);
+	return rc;
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *path = kf_xasprintf("%s/%s", dir, rel);
+	char *slash = strrchr(path, '/');
+
+	*slash = '\0';
+	assert_int_equal(sh("mkdir -p", path), 0);
+	*slash = '/';
+	assert_int_equal(kf_write_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+static char *contains(const char *path, const char *what)
+{
+	char *text = kf_read_file(path, NULL);
+
+	assert_non_null(text);
+	if (!strstr(text, what))
+		fail_msg("%s has no '%s'", path, what);
+	return text;
+}
+
+/* One flavour with broken JSON everywhere, one with nothing at all. */
+static void survives_broken_and_missing(void **state)
+{
+	char *dir = mkdtemp(tmpl), *kdir, *p;
+	const char *const names[] = { "bad", "nothing", "x86_<script>" };
+	struct report r;
+	const struct flavour *f;
+	FILE *out;
+
+	(void)state;
+	assert_non_null(dir);
+	kdir = kf_xasprintf("%s/6.1", dir);
+	put(kdir, "bad/.config", "CONFIG_MPSC=y\nCONFIG_X86_L1_CACHE_SHIFT=banana\n");
+	put(kdir, "bad/config.json", "[1, 2");
+	put(kdir, "bad/build.json", "{\"bzimage_bytes\": \"big\", \"sections\": [1]}");
+	put(kdir, "bad/boot/qemu64.json", "{\"verdict\": 7, \"facts\": {\"cpu.siblings\": \"two\"}}");
+	put(kdir, "bad/boot/qemu64.log", "\xff\xfe garbage \033[31m\nkf: =\nkf: x\nHWalign=\n");
+	put(kdir, "bad/boot/nocona.json", "{\"verdict\": \"pa");
+	put(kdir, "bad/boot/.json", "{}");
+	load(&r, kdir, names, 3);
+	f = fl(&r, "bad");
+	assert_string_equal(f->cpu_choice, "MPSC");
+	assert_int_equal(f->l1_bytes, -1);
+	assert_true(f->has_build);
+	assert_int_equal(f->bzimage_bytes, -1);
+	assert_int_equal(f->nboots, 1);
+	assert_null(f->boots[0].verdict);
+	assert_int_equal(f->boots[0].smt_siblings, -1);
+	assert_string_equal(flavour_status(fl(&r, "nothing")), "not configured");
+
+	/* Every writer copes; HTML escapes the odd flavour name. */
+	out = fopen("/dev/null", "w");
+	table_print(out, &r, 100);
+	table_print(out, &r, 20);
+	fclose(out);
+	p = kf_xasprintf("%s/report.json", kdir);
+	assert_int_equal(json_write(&r, p), 0);
+	free(contains(p, "\"status\": \"not configured\""));
+	free(p);
+	p = kf_xasprintf("%s/report.html", kdir);
+	assert_int_equal(html_write(&r, p), 0);
+	free(contains(p, "x86_&lt;script&gt;"));
+	free(contains(p, "not booted"));
+	{
+		char *text = kf_read_file(p, NULL);
+
+		assert_null(strstr(text, "<script"));
+		free(text);
+	}
+	free(p);
+	report_free(&r);
+	assert_int_equal(sh("rm -rf", dir), 0);
+	free(kdir);
+	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
+}
+
+/* No flavours at all, and a kdir that does not exist. */
+static void survives_empty(void **state)
+{
+	struct report r;
+	FILE *out = fopen("/dev/null", "w");
+
+	(void)state;
+	load(&r, "/nonexistent/6.1", NULL, 0);
+	table_print(out, &r, 100);
+	fclose(out);
+	assert_int_equal(json_write(&r, "/nonexistent/6.1/report.json"), -1);
+	report_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(formats),
+		cmocka_unit_test(classifies_symbols),
+		cmocka_unit_test(parses_config),
+		cmocka_unit_test(reads_fixture),
+		cmocka_unit_test(config_diff_names_fragments),
+		cmocka_unit_test(survives_broken_and_missing),
+		cmocka_unit_test(survives_empty),
+	};
+
+	return cmocka_run_group_tests_name("report_model", tests, NULL, NULL);
+}
