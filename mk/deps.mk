@@ -2,7 +2,7 @@
 # missing; otherwise fail with the exact apt-get line. Runs before any stage.
 deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	qemu-system-x86 linux-source-$(kver) libjansson-dev ccache patch
-deps_check := libcmocka-dev distcc chromium python3-jsonschema cppcheck \
+deps_check := libcmocka-dev distcc chromium python3-jsonschema cppcheck jq \
 	clang-tidy valgrind
 
 .PHONY: deps check-deps

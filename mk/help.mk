@@ -16,6 +16,9 @@ Pipeline (each target runs the stages before it):
   make boot             boot each flavour in QEMU on its own CPU model
   make matrix           boot each flavour on every CPU model (cpu= limits)
   make report           comparison table, report.json and report.html
+  make report-only      the report from what out/ has now, running no stage
+  make report-png       screenshot of report.html (headless Chromium)
+  make initramfs        the guest init packed for QEMU
 
 Configs:
   make list             flavours with their fragments and CPU model
@@ -29,10 +32,14 @@ Configs:
 
 Checks:
   make check            all tests (unit, end to end); ends "N passed, N failed"
+  make check t=REGEX    only the tests whose name matches
+  make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
   make bench            build and boot speed ratios (docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
-  make clean            remove out/<kver>/ (distclean: all of out/)
+  make check-deps       the same, with what the tests need too
+  make clean            remove out/<kver>/
+  make distclean        remove all of out/
 
 Variables:
   flavour=NAME...       flavours to work on (default: all; now: $(all_flavours))

@@ -1,0 +1,47 @@
+#!/bin/bash
+# The in-kernel probe (issue 4) across flavours and CPU models: a 128-byte
+# kernel matches the Nocona model, a 64-byte one is too small there, k8 matches
+# K8; the x86_flavour KUnit suite passes in every shipped flavour; and mpsc
+# built from the 6.12 tree boots with the same probe block and suite.
+. tests/lib.sh
+o=$KF_OUT
+fact() { jq -r --arg k "$2" '.facts[$k] // "absent"' "$1" 2>/dev/null; }
+suite() { jq -r '[.ktap.results[] | select(.suite == "x86_flavour")] |
+	"\(length) \([.[] | select(.ok | not)] | length)"' "$1" 2>/dev/null; }
+
+check "boot generic and k8 on nocona too" make matrix flavour="generic k8" cpu=nocona out="$o"
+check "default boots of every flavour" make boot out="$o"
+r=$o/6.1
+check_eq "mpsc on nocona: L1_CACHE_BYTES" "$(fact "$r/mpsc/boot/nocona.json" probe.l1_cache_bytes)" 128
+check_eq "mpsc on nocona: verdict" "$(fact "$r/mpsc/boot/nocona.json" probe.line_verdict)" match
+check_eq "mpsc on nocona: siblings 0-1" "$(fact "$r/mpsc/boot/nocona.json" probe.cpu0.siblings)" 0-1
+check_eq "generic on nocona: L1_CACHE_BYTES" "$(fact "$r/generic/boot/nocona.json" probe.l1_cache_bytes)" 64
+check_eq "generic on nocona: verdict" "$(fact "$r/generic/boot/nocona.json" probe.line_verdict)" \
+	"too-small: false sharing risk"
+check_eq "k8 on opteron: verdict" "$(fact "$r/k8/boot/opteron.json" probe.line_verdict)" match
+for rec in "$r"/generic/boot/qemu64.json "$r"/k8/boot/opteron.json "$r"/mpsc/boot/nocona.json; do
+	read -r n bad <<< "$(suite "$rec")"
+	if [ "${n:-0}" -ge 8 ] && [ "$bad" = 0 ]; then ok "KUnit x86_flavour passes: ${rec#$r/} ($n cases)"
+	else not_ok "KUnit x86_flavour passes: ${rec#$r/} (${n:-no} cases, ${bad:-?} failed)"; fi
+done
+
+# The recorded log of a failing case is seen as a failure by the parser.
+sed 's/\( *\)ok 9 flavour_user_cs/\1not ok 9 flavour_user_cs/' \
+	tests/data/logs/pass-mpsc-nocona.log > "$kf_tmp/fail.log"
+if grep -q 'not ok 9 flavour_user_cs' "$kf_tmp/fail.log"; then
+	check_fails "a 'not ok' in the suite is a test-fail" 0 '"verdict": "test-fail"' \
+		"$o/tools/boot-runner" --parse "$kf_tmp/fail.log"
+else
+	not_ok "recorded probe log has case 9 flavour_user_cs to flip"
+fi
+
+# 6.12: build and boot mpsc from the other tree.
+check "make boot flavour=mpsc kver=6.12" make boot flavour=mpsc kver=6.12 out="$o"
+r12=$o/6.12/mpsc/boot/nocona.json
+check_eq "6.12 mpsc: verdict" "$(jq -r .verdict "$r12" 2>/dev/null)" pass
+check_eq "6.12 mpsc: L1_CACHE_BYTES" "$(fact "$r12" probe.l1_cache_bytes)" 128
+check_eq "6.12 mpsc: line verdict" "$(fact "$r12" probe.line_verdict)" match
+read -r n bad <<< "$(suite "$r12")"
+[ "${n:-0}" -ge 8 ] && [ "$bad" = 0 ] && ok "6.12 mpsc: KUnit x86_flavour passes ($n cases)" ||
+	not_ok "6.12 mpsc: KUnit x86_flavour passes (${n:-no} cases, ${bad:-?} failed)"
+done_testing
