@@ -1,1 +1,99 @@
-# build stage: see docs/architecture.md
+# build: Kbuild O=$(kdir)/<flavour> bzImage for every selected flavour.
+#        -> $(kdir)/<f>/build.stamp (make's target), build.log, build.json
+# Every flavour's Kbuild is a recipe of this one make, so all of them share
+# its jobserver (-j$(jobs)). docs/build.md explains the choices below.
+
+$(eval $(call tool,kf-progress,build/progress.c build/kbuild.c,-ljansson))
+$(eval $(call tool,kf-facts,build/facts.c build/kbuild.c,-lelf -ljansson -lcrypto))
+build_tools := $(tools)/kf-progress $(tools)/kf-facts
+$(build_tools): build/kbuild.h
+# A build's inputs are the tools' sources, not their binaries: tools rebuilt
+# from the same sources (another out=, another user) rebuild no kernel.
+build_tool_src := build/progress.c build/facts.c build/kbuild.c build/kbuild.h build/build.mk
+
+# Toolchain: rewritten only when the compiler or linker version changes, so
+# its mtime is a build input like any file (the Kbuild 'filechk' idiom).
+toolchain_stamp := $(out)/toolchain.stamp
+.PHONY: kf-build-force
+$(toolchain_stamp): kf-build-force
+	@mkdir -p $(@D)
+	@{ gcc --version | head -n 1; ld --version | head -n 1; } > $@.tmp.$$$$; \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
+
+# ccache (CCACHE=0: off) and distcc (DISTCC_HOSTS set) through Debian's
+# masquerade directories: Kbuild always runs plain "gcc", so its recorded
+# commands (.cmd) do not change, and turning either on or off never makes
+# Kbuild rebuild a tree. CCACHE_BASEDIR=$(kdir) makes the paths ccache hashes
+# relative to <out>/<kver>, so another out= directory gets cache hits.
+CCACHE_DIR ?= $(HOME)/.cache/ccache
+ccache_on := $(if $(filter-out 0,$(CCACHE)),$(if $(wildcard /usr/lib/ccache/gcc),1))
+distcc_on := $(if $(strip $(DISTCC_HOSTS)),$(if $(wildcard /usr/lib/distcc/gcc),1))
+ifneq ($(strip $(DISTCC_HOSTS)),)
+ifeq ($(distcc_on),)
+$(error DISTCC_HOSTS is set but distcc is not installed; apt-get install distcc)
+endif
+endif
+build_path := $(if $(ccache_on),/usr/lib/ccache:,$(if $(distcc_on),/usr/lib/distcc:))$(PATH)
+
+# distcc would run "gcc" as "x86_64-linux-gnu-gcc" (its cross rewrite), also
+# for the "gcc --version" Kbuild runs: CONFIG_CC_VERSION_TEXT would change,
+# Kbuild would reconfigure and rebuild everything, and the image would name
+# another compiler. DISTCC_NO_CROSS_REWRITE=1 keeps the name.
+# ccache with a base directory compiles "../src/mm/x.c", not "$(src)/mm/x.c",
+# so Kbuild's -fmacro-prefix-map=$(src)/= no longer strips __FILE__ and the
+# objects would differ from a build without ccache. The second map strips the
+# relative form (O= is always $(kdir)/<f>, the tree $(kdir)/src). It is given
+# with and without ccache, so the command Kbuild records does not change.
+kbuild_cppflags := -fmacro-prefix-map=../src/=
+
+# kbuild_env FLAVOUR: the environment of one flavour's Kbuild.
+# KBUILD_BUILD_TIMESTAMP is the tree's release date: the mtime of the
+# extracted top Makefile, which Debian sets to the package's changelog date.
+kbuild_env = env $(addprefix -u ,$(cmdline_vars)) PATH='$(build_path)' \
+	KBUILD_BUILD_TIMESTAMP="$$(LC_ALL=C date -u -r $(src)/Makefile)" \
+	KBUILD_BUILD_USER=kflavour KBUILD_BUILD_HOST=kflavour KBUILD_BUILD_VERSION=1 \
+	KCPPFLAGS='$(kbuild_cppflags)' \
+	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' \
+		CCACHE_STATSLOG='$(kdir)/$(1)/ccache.log' $(if $(distcc_on),CCACHE_PREFIX=distcc),CCACHE_DISABLE=1) \
+	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_CROSS_REWRITE=1)
+
+# Our command-line variables (out=, flavour=, cpu=...) must not reach Kbuild,
+# where e.g. 'out' is a variable of its own: make passes them in MAKEFLAGS
+# (emptied by MAKEOVERRIDES :=) and in the environment (env -u).
+cmdline_vars = $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+
+# .config is replaced by the config stage only when its content changes; the
+# empty recipe makes make look at its mtime again after config.stamp's recipe.
+define flavour_build
+$(kdir)/$(1)/.config: $(kdir)/$(1)/config.stamp ;
+$(kdir)/$(1)/build.stamp: MAKEOVERRIDES :=
+$(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) \
+		$(build_tool_src) | $(build_tools)
+	@rm -f $$@
+	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
+		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
+	@if [ -f $(kdir)/$(1)/build.json ]; then mv -f $(kdir)/$(1)/build.json $(kdir)/$(1)/.build.json.prev; fi
+	@$$(call kbuild_env,$(1)) $(tools)/kf-progress --name $(1) --log $(kdir)/$(1)/build.log \
+		--expect-json $(kdir)/$(1)/.build.json.prev --interval $(progress_interval) \
+		-- $$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage
+	@$(tools)/kf-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
+		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
+		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)')
+	@touch $$@
+endef
+progress_interval ?= 10
+$(foreach f,$(all_flavours),$(eval $(call flavour_build,$(f))))
+build_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/build.stamp)
+
+.PHONY: build check-repro
+build: $$(build_stamps) ; @:
+
+# check-repro: the flavour built twice without ccache in two out=
+# directories, bzImage compared byte for byte. The first build is this out's
+# when every object in it came from the compiler (no ccache hit in any build
+# of that O= directory: ccache.log + ccache-history.log); else $(out)/repro/1.
+# The second is always $(out)/repro/2. Both share this tree (hard links).
+check-repro: $$(build_stamps) $(tools)/kf-facts
+	@for f in $(flavour); do \
+		build/repro.sh '$(MAKE)' '$(top)' '$(out)' '$(kver)' "$$f" || exit 1; \
+	done

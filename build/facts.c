@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kf-facts - write a built flavour's build.json (docs/architecture.md).
+ *
+ *   kf-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
+ *            [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]
+ *   kf-facts --from-compiler --odir DIR
+ *
+ * Everything comes from what the build left in DIR (the Kbuild O=):
+ * build.log (warnings; wall and CPU seconds from kf-progress's trailer),
+ * include/config/kernel.release, arch/x86/boot/bzImage (size, SHA-256),
+ * vmlinux (section sizes, with libelf; vmlinux.o for input sections the
+ * linker script merges into others), init/.main.o.cmd (-march, -mtune as
+ * gcc really got them), the kernel objects' .cmd files (how many objects the
+ * kernel has), and ccache's stats log of this build (hits, misses). The JSON
+ * is built with jansson and written atomically; then one line goes to
+ * stdout: "  BUILD   F: done in 201 s (1012 objects, ccache 0 hits / 1012 misses)".
+ *
+ * --from-compiler exits 0 when every object in DIR came from the compiler:
+ * no ccache hit in any build of DIR (check-repro reuses such a build).
+ */
+#include "../lib/kf.h"
+#include "kbuild.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
+#include <jansson.h>
+#include <libelf.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const section_names[] = {
+	".text", ".data", ".bss", ".data..percpu", ".data..cacheline_aligned",
+};
+#define N_SECTIONS (sizeof(section_names) / sizeof(section_names[0]))
+
+/* The .cmd the compiler flags are read from, relative to the O= dir. */
+#define FLAGS_FROM "init/.main.o.cmd"
+
+static char *path_in(const char *dir, const char *rel)
+{
+	return kf_xasprintf("%s/%s", dir, rel);
+}
+
+/*
+ * Sizes of the sections of an ELF file that are still -1 in size[]; the
+ * others are left alone. -1 stays for a section the file does not have.
+ */
+static int read_sections(const char *path, long long size[N_SECTIONS])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, i;
+
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		for (i = 0; i < N_SECTIONS; i++)
+			if (size[i] < 0 && strcmp(name, section_names[i]) == 0)
+				size[i] = (long long)sh.sh_size;
+	}
+	elf_end(elf);
+	close(fd);
+	return 0;
+}
+
+/* Size and lower-case hex SHA-256 of a file; -1 when it cannot be read. */
+static long long file_sha256(const char *path, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE], buf[65536];
+	unsigned int mdlen = 0, i;
+	long long total = 0;
+	EVP_MD_CTX *ctx;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	hex[0] = '\0';
+	if (!f)
+		return -1;
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+		EVP_MD_CTX_free(ctx);
+		fclose(f);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		EVP_DigestUpdate(ctx, buf, n);
+		total += (long long)n;
+	}
+	if (ferror(f) || EVP_DigestFinal_ex(ctx, md, &mdlen) != 1) {
+		EVP_MD_CTX_free(ctx);
+		fclose(f);
+		return -1;
+	}
+	EVP_MD_CTX_free(ctx);
+	fclose(f);
+	for (i = 0; i < mdlen && i < 32; i++)
+		snprintf(hex + (size_t)2 * i, 3, "%02x", md[i]);
+	return total;
+}
+
+/*
+ * Kernel objects: ".X.o.cmd" files whose command defines __KERNEL__ (a CC
+ * or AS of kernel code; host tools and "ld -r" links do not). The same
+ * objects kf-progress counts as "CC/AS x.o" lines in a full build.
+ */
+static long n_objects;
+
+static int count_cmd(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t bl = strlen(base);
+	char line[8192];
+	FILE *f;
+
+	(void)st;
+	if (type != FTW_F || bl < 7 || base[0] != '.' || strcmp(base + bl - 6, ".o.cmd") != 0)
+		return 0;
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	/* the command is on the first line; a long one is cut, -D__KERNEL__ comes early */
+	if (fgets(line, sizeof(line), f) && strstr(line, " -D__KERNEL__"))
+		n_objects++;
+	fclose(f);
+	return 0;
+}
+
+static long count_objects(const char *odir)
+{
+	n_objects = 0;
+	if (nftw(odir, count_cmd, 32, FTW_PHYS) != 0)
+		return -1;
+	return n_objects;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *int_or_null(long long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static double round1(double v)
+{
+	return (double)(long long)(v * 10 + 0.5) / 10;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: kf-facts --flavour F --kver K --odir DIR [--json FILE]"
+		" [--ccache 0|1] [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]\n"
+		"       kf-facts --from-compiler --odir DIR\n");
+	exit(2);
+}
+
+/*
+ * 0 when every object in DIR came from the compiler: a finished build
+ * (build.json) and no ccache hit in any build of DIR. ccache.log is the last
+ * build's stats log; each build first appends the one before to
+ * ccache-history.log, so a build killed before kf-facts ran counts too.
+ */
+static int from_compiler(const char *odir)
+{
+	static const char *const logs[] = { "ccache.log", "ccache-history.log" };
+	char *p = path_in(odir, "build.json");
+	int ok = access(p, R_OK) == 0;
+
+	free(p);
+	for (size_t i = 0; ok && i < sizeof(logs) / sizeof(logs[0]); i++) {
+		struct kb_ccache c;
+		char *text;
+
+		p = path_in(odir, logs[i]);
+		text = kf_read_file(p, NULL);
+		free(p);
+		if (!text)
+			continue;
+		kb_ccache_count(text, &c);
+		free(text);
+		ok = c.hits == 0;
+	}
+	return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *flavour = NULL, *kver = NULL, *odir = NULL, *json_path = NULL;
+	const char *ccache_log = NULL, *distcc = NULL;
+	int ccache_on = 0, quiet = 0, i;
+	char *p, *text, *release = NULL, sha[65], march[64], mtune[64];
+	long long sections[N_SECTIONS], bz_bytes;
+	struct kb_times times = { 0, 0, -1 };
+	struct kb_ccache cc = { 0, 0 };
+	long warnings = 0, objects;
+	json_t *root, *jcc, *jsec;
+	char *dump;
+	int have_flags;
+
+	kf_prog = "kf-facts";
+	if (argc == 4 && strcmp(argv[1], "--from-compiler") == 0 && strcmp(argv[2], "--odir") == 0)
+		return from_compiler(argv[3]);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quiet") == 0) {
+			quiet = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			usage();
+		if (strcmp(argv[i], "--flavour") == 0)
+			flavour = argv[++i];
+		else if (strcmp(argv[i], "--kver") == 0)
+			kver = argv[++i];
+		else if (strcmp(argv[i], "--odir") == 0)
+			odir = argv[++i];
+		else if (strcmp(argv[i], "--json") == 0)
+			json_path = argv[++i];
+		else if (strcmp(argv[i], "--ccache") == 0)
+			ccache_on = strcmp(argv[++i], "1") == 0;
+		else if (strcmp(argv[i], "--ccache-log") == 0)
+			ccache_log = argv[++i];
+		else if (strcmp(argv[i], "--distcc-hosts") == 0)
+			distcc = argv[++i];
+		else
+			usage();
+	}
+	if (!flavour || !kver || !odir)
+		usage();
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		kf_die(2, "libelf: %s", elf_errmsg(-1));
+
+	/* build.log: warnings, and the timing trailer */
+	p = path_in(odir, "build.log");
+	text = kf_read_file(p, NULL);
+	if (!text)
+		kf_die(2, "cannot read %s: %s; run 'make build' first", p, strerror(errno));
+	for (char *l = text; l && *l;) {
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (kb_is_warning_line(l))
+			warnings++;
+		if (strncmp(l, KB_TRAILER, strlen(KB_TRAILER)) == 0) {
+			struct kb_times t;
+
+			if (kb_parse_trailer(l, &t))
+				times = t;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	free(text);
+	free(p);
+	if (times.exit_status != 0)
+		kf_die(2, "%s/build.log does not record a successful build", odir);
+
+	/* release */
+	p = path_in(odir, "include/config/kernel.release");
+	text = kf_read_file(p, NULL);
+	if (text)
+		release = kf_xstrdup(kf_trim(text));
+	free(text);
+	free(p);
+
+	/* bzImage and vmlinux */
+	p = path_in(odir, "arch/x86/boot/bzImage");
+	bz_bytes = file_sha256(p, sha);
+	if (bz_bytes < 0)
+		kf_die(2, "cannot read %s: %s", p, strerror(errno));
+	free(p);
+	/*
+	 * vmlinux first. The linker script merges some input sections into
+	 * output ones (x86: .data..cacheline_aligned into .data); their size
+	 * comes from vmlinux.o, the relocatable link of every built-in object,
+	 * which keeps each input section whole.
+	 */
+	for (size_t s = 0; s < N_SECTIONS; s++)
+		sections[s] = -1;
+	p = path_in(odir, "vmlinux");
+	if (read_sections(p, sections) < 0)
+		kf_die(2, "cannot read ELF sections of %s: %s", p, elf_errmsg(-1));
+	free(p);
+	p = path_in(odir, "vmlinux.o");
+	read_sections(p, sections);
+	free(p);
+
+	/* the compiler flags of a real compile */
+	p = path_in(odir, FLAGS_FROM);
+	text = kf_read_file(p, NULL);
+	have_flags = text != NULL;
+	march[0] = mtune[0] = '\0';
+	if (text) {
+		kb_cmd_flag(text, "march", march, sizeof(march));
+		kb_cmd_flag(text, "mtune", mtune, sizeof(mtune));
+	}
+	free(text);
+	free(p);
+
+	objects = count_objects(odir);
+
+	if (ccache_on && ccache_log) {
+		text = kf_read_file(ccache_log, NULL);
+		if (text)
+			kb_ccache_count(text, &cc);
+		free(text);
+	}
+
+	root = json_object();
+	json_object_set_new(root, "flavour", json_string(flavour));
+	json_object_set_new(root, "kver", json_string(kver));
+	json_object_set_new(root, "release", str_or_null(release));
+	json_object_set_new(root, "wall_seconds", json_real(round1(times.wall)));
+	json_object_set_new(root, "cpu_seconds", json_real(round1(times.cpu)));
+	jcc = json_object();
+	json_object_set_new(jcc, "enabled", json_boolean(ccache_on));
+	json_object_set_new(jcc, "hits", json_integer(cc.hits));
+	json_object_set_new(jcc, "misses", json_integer(cc.misses));
+	json_object_set_new(root, "ccache", jcc);
+	json_object_set_new(root, "distcc_hosts", str_or_null(distcc));
+	json_object_set_new(root, "warnings", json_integer(warnings));
+	json_object_set_new(root, "objects", int_or_null(objects));
+	json_object_set_new(root, "bzimage_bytes", json_integer(bz_bytes));
+	json_object_set_new(root, "bzimage_sha256", json_string(sha));
+	jsec = json_object();
+	for (size_t s = 0; s < N_SECTIONS; s++)
+		json_object_set_new(jsec, section_names[s], int_or_null(sections[s]));
+	json_object_set_new(root, "sections", jsec);
+	json_object_set_new(root, "march", str_or_null(march));
+	json_object_set_new(root, "mtune", str_or_null(mtune));
+	json_object_set_new(root, "flags_from", have_flags ? json_string(FLAGS_FROM) : json_null());
+
+	dump = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	json_decref(root);
+	if (!dump)
+		kf_die(2, "out of memory");
+	p = json_path ? kf_xstrdup(json_path) : path_in(odir, "build.json");
+	{
+		char *withnl = kf_xasprintf("%s\n", dump);
+
+		if (kf_write_atomic(p, withnl, strlen(withnl)) < 0)
+			kf_die(2, "cannot write %s: %s", p, strerror(errno));
+		free(withnl);
+	}
+	free(dump);
+	free(p);
+
+	if (!quiet) {
+		char ccs[96];
+
+		if (ccache_on)
+			snprintf(ccs, sizeof(ccs), "ccache %ld hits / %ld misses", cc.hits, cc.misses);
+		else
+			snprintf(ccs, sizeof(ccs), "ccache off");
+		printf("  BUILD   %s: done in %.0f s (%ld objects, %s%s%s)\n", flavour,
+		       times.wall, objects, ccs, distcc && *distcc ? ", distcc " : "",
+		       distcc && *distcc ? distcc : "");
+	}
+	free(release);
+	return 0;
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kbuild.c - parsing Kbuild output, .cmd files and ccache stats logs. */
+#include "kbuild.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int kb_parse_line(const char *line, char *verb, size_t vlen,
+		  const char **target)
+{
+	const char *p = line, *v;
+	size_t len;
+
+	if (p[0] != ' ' || p[1] != ' ')
+		return 0;
+	p += 2;
+	v = p;
+	while (isupper((unsigned char)*p) || isdigit((unsigned char)*p) ||
+	       *p == '_' || *p == '-')
+		p++;
+	len = (size_t)(p - v);
+	/* at least one letter, and a verb is upper case from its start */
+	if (len == 0 || !isupper((unsigned char)*v))
+		return 0;
+	if (*p != ' ' && *p != '\t')
+		return 0;
+	/* module tag: "CC [M]  x.o" */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "[M]", 3) == 0) {
+		p += 3;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	if (*p == '\0' || *p == '\n')
+		return 0;
+	if (vlen) {
+		if (len >= vlen)
+			len = vlen - 1;
+		memcpy(verb, v, len);
+		verb[len] = '\0';
+	}
+	if (target)
+		*target = p;
+	return 1;
+}
+
+int kb_is_object_line(const char *line)
+{
+	char verb[16];
+	const char *t, *end;
+
+	if (!kb_parse_line(line, verb, sizeof(verb), &t))
+		return 0;
+	if (strcmp(verb, "CC") != 0 && strcmp(verb, "AS") != 0)
+		return 0;
+	/*
+	 * Not kernel objects: objtool's (a host tool, built with absolute
+	 * paths) and link-vmlinux.sh's .tmp_vmlinux.kallsyms*.o, which have
+	 * no .cmd file.
+	 */
+	if (t[0] == '/' || t[0] == '.')
+		return 0;
+	end = t + strcspn(t, " \t\r\n");
+	return end - t > 2 && end[-2] == '.' && end[-1] == 'o';
+}
+
+int kb_is_warning_line(const char *line)
+{
+	return strstr(line, "warning:") != NULL;
+}
+
+int kb_is_error_line(const char *line)
+{
+	return strstr(line, "error:") != NULL || strstr(line, "***") != NULL ||
+	       strstr(line, "undefined reference") != NULL;
+}
+
+/* The first line of text starting with "cmd_" or "savedcmd_", with its length. */
+static const char *cmd_line(const char *text, size_t *len)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		size_t l = strcspn(p, "\n");
+
+		if (strncmp(p, "cmd_", 4) == 0 || strncmp(p, "savedcmd_", 9) == 0) {
+			*len = l;
+			return p;
+		}
+		p = p[l] ? p + l + 1 : NULL;
+	}
+	return NULL;
+}
+
+int kb_cmd_flag(const char *cmd_text, const char *flag, char *out, size_t n)
+{
+	size_t len, flen = strlen(flag);
+	const char *line = cmd_line(cmd_text, &len), *p, *end, *found = NULL;
+	size_t found_len = 0;
+
+	if (!line || n == 0)
+		return 0;
+	end = line + len;
+	for (p = line; p < end;) {
+		const char *w;
+		size_t wl;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		w = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		wl = (size_t)(p - w);
+		/* "-march=VALUE": the last one wins, as for gcc */
+		if (wl > flen + 2 && w[0] == '-' &&
+		    strncmp(w + 1, flag, flen) == 0 && w[flen + 1] == '=') {
+			found = w + flen + 2;
+			found_len = wl - flen - 2;
+		}
+	}
+	if (!found)
+		return 0;
+	/* a quoted word ('-march=k8') keeps no quotes */
+	while (found_len && (found[found_len - 1] == '\'' || found[found_len - 1] == '"'))
+		found_len--;
+	if (found_len >= n)
+		found_len = n - 1;
+	memcpy(out, found, found_len);
+	out[found_len] = '\0';
+	return found_len > 0;
+}
+
+void kb_ccache_count(const char *log_text, struct kb_ccache *c)
+{
+	const char *p = log_text ? log_text : "";
+	int counted = 1;
+
+	c->hits = 0;
+	c->misses = 0;
+	while (*p) {
+		size_t l = strcspn(p, "\r\n");
+
+		/*
+		 * "# FILE" starts one compiler call, then one counter per line.
+		 * A hit is a direct or preprocessed hit; "cache_miss" is a real
+		 * compile. Calls on /dev/null (or no file) are Kbuild's
+		 * cc-option probes, made on every run: not the build's compiles.
+		 */
+		if (l >= 1 && p[0] == '#') {
+			const char *f = p + 1;
+			size_t fl = l - 1;
+
+			while (fl && (*f == ' ' || *f == '\t')) {
+				f++;
+				fl--;
+			}
+			counted = !(fl == 0 || (fl == 9 && strncmp(f, "/dev/null", 9) == 0));
+		} else if (!counted) {
+			;
+		} else if ((l == 16 && strncmp(p, "direct_cache_hit", 16) == 0) ||
+			   (l == 22 && strncmp(p, "preprocessed_cache_hit", 22) == 0)) {
+			c->hits++;
+		} else if (l == 10 && strncmp(p, "cache_miss", 10) == 0) {
+			c->misses++;
+		}
+		p += l;
+		while (*p == '\r' || *p == '\n')
+			p++;
+	}
+}
+
+int kb_parse_trailer(const char *text, struct kb_times *t)
+{
+	const char *p = text, *last = NULL;
+	size_t tl = strlen(KB_TRAILER);
+
+	while (p && *p) {
+		if (strncmp(p, KB_TRAILER, tl) == 0)
+			last = p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!last)
+		return 0;
+	if (sscanf(last, KB_TRAILER "%lf cpu_seconds=%lf exit=%d",
+		   &t->wall, &t->cpu, &t->exit_status) != 3)
+		return 0;
+	return 1;
+}
+
+void kb_progress_line(char *buf, size_t n, const char *name, const char *stage,
+		      long done, long expected, int estimated, long seconds)
+{
+	if (!stage || !*stage)
+		snprintf(buf, n, "  BUILD   %s: starting, %ld s", name, seconds);
+	else
+		snprintf(buf, n, "  BUILD   %s: %s %ld/%s%ld objects, %ld s", name,
+			 stage, done, estimated ? "~" : "", expected, seconds);
+}

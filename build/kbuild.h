@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbuild.h - what the build stage's tools read: Kbuild's short output lines,
+ * .cmd files, ccache's stats log and the timing trailer kf-progress appends
+ * to build.log. Pure functions on strings, so tests/unit/test_build_*.c can
+ * check them without a kernel tree.
+ */
+#ifndef KF_KBUILD_H
+#define KF_KBUILD_H
+
+#include <stddef.h>
+
+/*
+ * A Kbuild short line is "  VERB    target" (two spaces, an upper-case verb,
+ * blanks, the target), e.g. "  CC      init/main.o" or "  CC [M]  x.o".
+ * Returns 1 and fills verb (NUL-terminated, at most vlen-1 characters) and
+ * *target (pointing into line, up to the end of the line), or 0.
+ */
+int kb_parse_line(const char *line, char *verb, size_t vlen,
+		  const char **target);
+
+/*
+ * Whether a Kbuild line compiles one kernel object: verb CC or AS (module
+ * tag allowed) and a relative target ending in ".o". Host tools (HOSTCC,
+ * objtool's "CC /abs/path.o"), links, archives and link-vmlinux.sh's
+ * ".tmp_vmlinux*.o" are not: the count matches the .o.cmd files with
+ * -D__KERNEL__ that kf-facts counts.
+ */
+int kb_is_object_line(const char *line);
+
+/* "warning:" anywhere in the line (gcc, ld, objtool, Kbuild). */
+int kb_is_warning_line(const char *line);
+/*
+ * A line that explains a failure: a compiler/linker "error:", make's
+ * "***" lines, and the linker's "undefined reference".
+ */
+int kb_is_error_line(const char *line);
+
+/*
+ * The value of the last "-<flag>=VALUE" word (e.g. flag "march") on the
+ * command line of a Kbuild .cmd file (its first "cmd_..." or
+ * "savedcmd_..." line). Returns 1 and copies VALUE into out, or 0 when the
+ * flag is absent or the text has no command line.
+ */
+int kb_cmd_flag(const char *cmd_text, const char *flag, char *out, size_t n);
+
+/* Cache hits and misses counted in a ccache stats log (CCACHE_STATSLOG). */
+struct kb_ccache {
+	long hits;
+	long misses;
+};
+void kb_ccache_count(const char *log_text, struct kb_ccache *c);
+
+/*
+ * The timing trailer: the last line kf-progress appends to build.log,
+ * "kflavour: wall_seconds=W cpu_seconds=C exit=S".
+ */
+#define KB_TRAILER "kflavour: wall_seconds="
+struct kb_times {
+	double wall;
+	double cpu;
+	int exit_status;
+};
+/* Parse the last trailer in text; 1 when found, else 0. */
+int kb_parse_trailer(const char *text, struct kb_times *t);
+
+/*
+ * The progress line, without a newline:
+ *   "  BUILD   mpsc: CC 412/1010 objects, 95 s"
+ *   "  BUILD   mpsc: CC 412/~1000 objects, 95 s" (estimated total)
+ * stage may be NULL or empty before Kbuild printed anything ("starting").
+ */
+void kb_progress_line(char *buf, size_t n, const char *name, const char *stage,
+		      long done, long expected, int estimated, long seconds);
+
+#endif /* KF_KBUILD_H */

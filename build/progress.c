@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kf-progress - run one flavour's Kbuild and keep its output readable.
+ *
+ *   kf-progress --name NAME --log FILE [--expect-json FILE] [--interval S]
+ *               -- COMMAND [ARG...]
+ *
+ * COMMAND (the Kbuild make) runs with stdout and stderr into a pipe; every
+ * byte goes to FILE (build.log), and at most every S seconds (default 5) one
+ * line "  BUILD   NAME: CC 412/1010 objects, 95 s" goes to stdout. The total
+ * is the "objects" of the flavour's previous build.json (--expect-json),
+ * else an estimate shown as "~1000".
+ *
+ * The child inherits every other descriptor, so a make started from a
+ * recipe line that names $(MAKE) keeps the top make's jobserver.
+ *
+ * When COMMAND ends, the wall time and the CPU time of all its descendants
+ * (getrusage RUSAGE_CHILDREN: user + system) are appended to FILE as
+ * "kflavour: wall_seconds=W cpu_seconds=C exit=S", which kf-facts reads.
+ * On failure the error lines ("error:", make's "***") are printed with the
+ * log's path; the exit status is COMMAND's. SIGINT, SIGTERM and SIGHUP are
+ * passed on to COMMAND; kf-progress then dies of the same signal, so make
+ * sees an interrupted recipe.
+ */
+#include "../lib/kf.h"
+#include "kbuild.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ESTIMATE 1000
+#define MAX_ERRORS 20	/* compiler/linker error lines kept */
+#define MAX_STARS 8	/* make "***" lines kept (the last ones) */
+#define LINE_MAX_LEN 4096
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+struct state {
+	const char *name;
+	int log_fd;
+	long done;
+	long expected;
+	int estimated;
+	char stage[16];
+	char line[LINE_MAX_LEN];
+	size_t line_len;
+	char *errors[MAX_ERRORS];
+	int n_errors;
+	long more_errors;
+	char *stars[MAX_STARS];
+	int n_stars;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* write(2) all of buf; output lines go out whole, never interleaved. */
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+}
+
+static void say(int fd, const char *msg)
+{
+	char buf[LINE_MAX_LEN + 2];
+	int n = snprintf(buf, sizeof(buf), "%s\n", msg);
+
+	if (n > 0)
+		write_all(fd, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static void keep_error(struct state *s, const char *line)
+{
+	if (strstr(line, "***")) {
+		if (s->n_stars == MAX_STARS) {
+			free(s->stars[0]);
+			memmove(s->stars, s->stars + 1, sizeof(s->stars[0]) * (MAX_STARS - 1));
+			s->n_stars--;
+		}
+		s->stars[s->n_stars++] = kf_xstrdup(line);
+	} else if (s->n_errors < MAX_ERRORS) {
+		s->errors[s->n_errors++] = kf_xstrdup(line);
+	} else {
+		s->more_errors++;
+	}
+}
+
+static void do_line(struct state *s, const char *line)
+{
+	char verb[sizeof(s->stage)];
+
+	if (kb_parse_line(line, verb, sizeof(verb), NULL))
+		memcpy(s->stage, verb, sizeof(verb));
+	if (kb_is_object_line(line))
+		s->done++;
+	if (kb_is_error_line(line))
+		keep_error(s, line);
+}
+
+/* Split what was read into lines; a line too long is cut, not lost. */
+static void feed(struct state *s, const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\n' || s->line_len == sizeof(s->line) - 1) {
+			s->line[s->line_len] = '\0';
+			do_line(s, s->line);
+			s->line_len = 0;
+			if (buf[i] == '\n')
+				continue;
+		}
+		s->line[s->line_len++] = buf[i];
+	}
+}
+
+static void progress(const struct state *s, double start)
+{
+	char msg[256];
+
+	kb_progress_line(msg, sizeof(msg), s->name, s->stage, s->done,
+			 s->expected > s->done ? s->expected : s->done,
+			 s->estimated || s->done > s->expected,
+			 (long)(now() - start));
+	say(STDOUT_FILENO, msg);
+}
+
+/* The previous build's object count, or 0. */
+static long expected_objects(const char *json_path)
+{
+	json_error_t err;
+	json_t *root, *o;
+	long n = 0;
+
+	if (!json_path || access(json_path, R_OK) != 0)
+		return 0;
+	root = json_load_file(json_path, 0, &err);
+	if (!root)
+		return 0;
+	o = json_object_get(root, "objects");
+	if (json_is_integer(o) && json_integer_value(o) > 0)
+		n = (long)json_integer_value(o);
+	json_decref(root);
+	return n;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: kf-progress --name NAME --log FILE [--expect-json FILE]"
+		" [--interval SECONDS] -- COMMAND [ARG...]\n");
+	exit(2);
+}
+
+static pid_t spawn(char **argv, int out_fd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		kf_die(2, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		/* descriptors 1 and 2 to the pipe; everything else as inherited */
+		if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "kf-progress: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static void report_failure(struct state *s, const char *log_path, int status)
+{
+	char msg[LINE_MAX_LEN + 64];
+	int i;
+
+	for (i = 0; i < s->n_errors; i++) {
+		snprintf(msg, sizeof(msg), "  %s", s->errors[i]);
+		say(STDERR_FILENO, msg);
+	}
+	if (s->more_errors) {
+		snprintf(msg, sizeof(msg), "  ... %ld more error lines", s->more_errors);
+		say(STDERR_FILENO, msg);
+	}
+	for (i = 0; i < s->n_stars; i++) {
+		snprintf(msg, sizeof(msg), "  %s", s->stars[i]);
+		say(STDERR_FILENO, msg);
+	}
+	snprintf(msg, sizeof(msg), "kflavour: building %s failed (exit %d); full log: %s",
+		 s->name, status, log_path);
+	say(STDERR_FILENO, msg);
+}
+
+static void free_state(struct state *s)
+{
+	int i;
+
+	for (i = 0; i < s->n_errors; i++)
+		free(s->errors[i]);
+	for (i = 0; i < s->n_stars; i++)
+		free(s->stars[i]);
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = NULL, *log_path = NULL, *expect_json = NULL;
+	double interval = 5, start, last;
+	struct state s;
+	struct sigaction sa;
+	struct rusage ru;
+	int i, fds[2], status = 0, code, sig = 0;
+	char trailer[160], buf[65536];
+
+	kf_prog = "kf-progress";
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (i + 1 >= argc)
+			usage();
+		if (strcmp(argv[i], "--name") == 0)
+			name = argv[++i];
+		else if (strcmp(argv[i], "--log") == 0)
+			log_path = argv[++i];
+		else if (strcmp(argv[i], "--expect-json") == 0)
+			expect_json = argv[++i];
+		else if (strcmp(argv[i], "--interval") == 0)
+			interval = strtod(argv[++i], NULL);
+		else
+			usage();
+	}
+	if (!name || !log_path || i >= argc)
+		usage();
+	if (interval < 0.1)
+		interval = 0.1;
+
+	memset(&s, 0, sizeof(s));
+	s.name = name;
+	s.expected = expected_objects(expect_json);
+	s.estimated = s.expected == 0;
+	if (s.estimated)
+		s.expected = ESTIMATE;
+	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (s.log_fd < 0)
+		kf_die(2, "cannot write %s: %s", log_path, strerror(errno));
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		kf_die(2, "pipe: %s", strerror(errno));
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	start = last = now();
+	child_pid = spawn(argv + i, fds[1]);
+	close(fds[1]);
+	if (got_signal)
+		kill(child_pid, got_signal);
+
+	for (;;) {
+		struct pollfd p = { .fd = fds[0], .events = POLLIN };
+		int r = poll(&p, 1, 1000);
+
+		if (r > 0) {
+			ssize_t n = read(fds[0], buf, sizeof(buf));
+
+			if (n == 0)
+				break;
+			if (n < 0) {
+				if (errno == EINTR || errno == EAGAIN)
+					continue;
+				break;
+			}
+			write_all(s.log_fd, buf, (size_t)n);
+			feed(&s, buf, (size_t)n);
+		} else if (r < 0 && errno != EINTR) {
+			break;
+		}
+		if (now() - last >= interval && !got_signal) {
+			progress(&s, start);
+			last = now();
+		}
+	}
+	if (s.line_len) {
+		s.line[s.line_len] = '\0';
+		do_line(&s, s.line);
+	}
+	close(fds[0]);
+	while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		memset(&ru, 0, sizeof(ru));
+
+	if (WIFSIGNALED(status)) {
+		sig = WTERMSIG(status);
+		code = 128 + sig;
+	} else {
+		code = WEXITSTATUS(status);
+	}
+	snprintf(trailer, sizeof(trailer), KB_TRAILER "%.1f cpu_seconds=%.1f exit=%d\n",
+		 now() - start,
+		 (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6, code);
+	write_all(s.log_fd, trailer, strlen(trailer));
+	close(s.log_fd);
+
+	if (got_signal || sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		int die = got_signal ? got_signal : sig;
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "  BUILD   %s: interrupted after %.0f s (log: %s)",
+			 name, now() - start, log_path);
+		say(STDERR_FILENO, msg);
+		free_state(&s);
+		signal(die, SIG_DFL);
+		raise(die);
+		return 128 + die;
+	}
+	if (code != 0)
+		report_failure(&s, log_path, code);
+	free_state(&s);
+	return code;
+}

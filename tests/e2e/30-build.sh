@@ -1,0 +1,205 @@
+#!/bin/bash
+# Build stage (issue 3): every flavour builds under one jobserver; the
+# compiler flags and section sizes differ as the flavours say; build.json
+# holds the contract's fields; an unchanged tree is a no-op under 2 s and a
+# change rebuilds only its flavour; check-repro gives byte-identical images,
+# and its second build survives SIGINT and SIGKILL halfway. kf-progress is
+# also driven directly with scripted output (failure report, throttling,
+# signals), and both build tools run under valgrind.
+. tests/lib.sh
+. tests/scratch.sh
+o=$KF_OUT
+k=$o/6.1
+t=$o/tools
+repro_flavour=mpsc
+
+# --- kf-progress on scripted "Kbuild" output: cheap, no kernel ------------
+fake=$kf_tmp/fake-kbuild
+cat > "$fake" <<'EOF'
+#!/bin/bash
+# fake-kbuild N FAIL: N object lines over about 2 s, then fail if FAIL=1
+for i in $(seq 1 "$1"); do
+	echo "  CC      dir/obj$i.o"
+	[ $((i % 500)) = 0 ] && sleep 0.4
+done
+echo "  LD      vmlinux"
+echo "dir/x.c:1:10: warning: unused thing" >&2
+if [ "$2" = 1 ]; then
+	echo "dir/bad.c:3:1: error: expected ';' before '}' token" >&2
+	echo "make[2]: *** [scripts/Makefile.build:250: dir/bad.o] Error 1" >&2
+	exit 2
+fi
+EOF
+chmod +x "$fake"
+"$t/kf-progress" --name fake --log "$kf_tmp/ok.log" --interval 0.5 -- "$fake" 2500 0 > "$kf_tmp/p.out" 2>&1
+rc=$?
+n=$(grep -c '^  BUILD   fake: ' "$kf_tmp/p.out")
+check_eq "kf-progress: success passes exit 0" "$rc" 0
+[ "$n" -ge 1 ] && [ "$n" -le 8 ] && ok "kf-progress: $n progress lines for 2500 objects (throttled)" ||
+	{ not_ok "kf-progress: throttled progress lines ($n)"; diag < "$kf_tmp/p.out"; }
+check "kf-progress: lines read '  BUILD   fake: CC n/~1000 objects, s'" \
+	grep -qE '^  BUILD   fake: (CC|LD) [0-9]+/~?[0-9]+ objects, [0-9]+ s$' "$kf_tmp/p.out"
+check_eq "kf-progress: full output in the log, timing trailer last" \
+	"$(grep -c '^  CC      dir/obj' "$kf_tmp/ok.log"):$(tail -n 1 "$kf_tmp/ok.log" | grep -cE '^kflavour: wall_seconds=[0-9.]+ cpu_seconds=[0-9.]+ exit=0$')" "2500:1"
+"$t/kf-progress" --name fake --log "$kf_tmp/bad.log" -- "$fake" 10 1 > "$kf_tmp/p.out" 2>&1
+rc=$?
+check_eq "kf-progress: a failed build passes its exit status" "$rc" 2
+if grep -q "error: expected ';'" "$kf_tmp/p.out" && grep -q '\*\*\* \[scripts/Makefile.build' "$kf_tmp/p.out" &&
+	grep -q "building fake failed (exit 2); full log: $kf_tmp/bad.log" "$kf_tmp/p.out" &&
+	! grep -q 'warning:' "$kf_tmp/p.out"; then
+	ok "kf-progress: a failure prints its error lines and the log's path"
+else
+	not_ok "kf-progress: a failure prints its error lines and the log's path"; diag < "$kf_tmp/p.out"
+fi
+setsid "$t/kf-progress" --name sig --log "$kf_tmp/sig.log" -- sleep 300 > "$kf_tmp/p.out" 2>&1 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+sleep 0.5
+check_eq "kf-progress: SIGINT ends it by SIGINT, and its child too" \
+	"$rc:$(pgrep -c -g "$pid" || true)" "130:0"
+
+# --- make build: the three flavours, one jobserver ------------------------
+# $repro_flavour first, without ccache: every object from the compiler, so
+# check-repro below takes it as its first build and builds only one more.
+# (With ccache, flavours built together share hits on the code they have in
+# common, e.g. arch/x86/boot.) When it is built already, this is a no-op.
+start=$SECONDS
+check "make build flavour=$repro_flavour CCACHE=0" make build flavour=$repro_flavour CCACHE=0 out="$o"
+grep -E '^  BUILD   [a-z0-9]+: done in' "$kf_tmp/last.out" | diag
+check "make build (generic, k8, mpsc)" make build out="$o"
+diag <<< "make build took $((SECONDS - start)) s"
+grep -E '^  BUILD   [a-z0-9]+: done in' "$kf_tmp/last.out" | diag
+for f in generic k8 mpsc; do
+	j=$k/$f/build.json
+	check "$f: bzImage, build.log, build.json, build.stamp" \
+		test -s "$k/$f/arch/x86/boot/bzImage" -a -s "$k/$f/build.log" -a -s "$j" -a -f "$k/$f/build.stamp"
+	check_eq "$f: build.json has exactly the contract's fields" "$(jq -c keys_unsorted "$j")" \
+		'["flavour","kver","release","wall_seconds","cpu_seconds","ccache","distcc_hosts","warnings","objects","bzimage_bytes","bzimage_sha256","sections","march","mtune","flags_from"]'
+	check_eq "$f: bzimage_sha256 and bytes are the file's" \
+		"$(jq -r '"\(.bzimage_sha256) \(.bzimage_bytes)"' "$j")" \
+		"$(sha "$k/$f/arch/x86/boot/bzImage") $(stat -c %s "$k/$f/arch/x86/boot/bzImage")"
+	check_eq "$f: release from include/config/kernel.release" \
+		"$(jq -r .release "$j")" "$(cat "$k/$f/include/config/kernel.release")"
+	check "$f: sane facts (objects, times, sections)" jq -e \
+		'.objects > 500 and .wall_seconds > 0 and .cpu_seconds > 0 and .warnings >= 0
+		 and ([.sections[]] | all(. > 0)) and (.ccache.hits + .ccache.misses >= 0)' "$j"
+done
+cmdflags() { grep -oE -- '-m(arch|tune)=[a-z0-9-]+' "$k/$1/init/.main.o.cmd" | sort -u | tr '\n' ' '; }
+check_eq "mpsc: init/.main.o.cmd has -march=nocona" "$(cmdflags mpsc)" "-march=nocona "
+check_eq "k8: init/.main.o.cmd has -march=k8" "$(cmdflags k8)" "-march=k8 "
+check_eq "generic: init/.main.o.cmd has -mtune=generic, no -march" "$(cmdflags generic)" "-mtune=generic "
+check_eq "build.json march/mtune: mpsc, k8, generic" \
+	"$(jq -r '"\(.march)/\(.mtune)"' "$k/mpsc/build.json" "$k/k8/build.json" "$k/generic/build.json" | tr '\n' ' ')" \
+	"nocona/null k8/null null/generic "
+pc() { jq -r ".sections[\"$2\"]" "$k/$1/build.json"; }
+diag <<< ".data..percpu: generic $(pc generic .data..percpu), k8 $(pc k8 .data..percpu), mpsc $(pc mpsc .data..percpu); .data: generic $(pc generic .data), mpsc $(pc mpsc .data)"
+[ "$(pc mpsc .data..percpu)" -gt "$(pc generic .data..percpu)" ] &&
+	ok "mpsc's .data..percpu is larger than generic's (128-byte lines)" ||
+	not_ok "mpsc's .data..percpu ($(pc mpsc .data..percpu)) larger than generic's ($(pc generic .data..percpu))"
+check_eq "k8 and generic have the same .data..percpu (both 64-byte lines)" \
+	"$(pc k8 .data..percpu)" "$(pc generic .data..percpu)"
+
+# --- no-op, and a change rebuilds only its flavour ------------------------
+stamps() { stat -c %Y.%y "$k"/{generic,k8,mpsc}/build.stamp | md5sum; }
+before=$(stamps)
+s=$(date +%s%N)
+make build out="$o" > "$kf_tmp/noop.out" 2>&1
+ms=$(( ($(date +%s%N) - s) / 1000000 ))
+if [ "$ms" -lt 2000 ] && ! grep -q BUILD "$kf_tmp/noop.out" && [ "$(stamps)" = "$before" ]; then
+	ok "an unchanged make build skips Kbuild ($ms ms)"
+else
+	not_ok "an unchanged make build skips Kbuild ($ms ms)"; diag < "$kf_tmp/noop.out"
+fi
+# A change only mpsc sees (its CPU fragment; a symbol few files use).
+co=$kf_tmp/co
+scratch_checkout "$co"
+echo 'CONFIG_DEFAULT_HOSTNAME="kf-rebuild-test"' >> "$co/fragments/cpu-mpsc.config"
+mpsc_sha=$(sha "$k/mpsc/arch/x86/boot/bzImage")
+cp "$k/mpsc/.config" "$kf_tmp/mpsc.config"
+g=$(stat -c %y "$k/generic/build.stamp") k8s=$(stat -c %y "$k/k8/build.stamp")
+# CCACHE=0 here too: mpsc stays a build whose every object came from the
+# compiler, which check-repro below takes as its first build.
+check "a fragment change: make build" make -C "$co" build out="$o" CCACHE=0
+if grep -q 'BUILD   mpsc: done' "$kf_tmp/last.out" && ! grep -qE 'BUILD   (generic|k8):' "$kf_tmp/last.out" &&
+	[ "$(stat -c %y "$k/generic/build.stamp")" = "$g" ] && [ "$(stat -c %y "$k/k8/build.stamp")" = "$k8s" ]; then
+	ok "the change rebuilt mpsc only"
+else
+	not_ok "the change rebuilt mpsc only"; diag < "$kf_tmp/last.out"
+fi
+check "the new hostname is in mpsc's .config" grep -q 'CONFIG_DEFAULT_HOSTNAME="kf-rebuild-test"' "$k/mpsc/.config"
+# Back: the copy's config run left a config.stamp newer than this checkout's
+# fragments, so remove it. And put the old .config back: 6.1's 'make
+# tinyconfig' merges onto the existing .config (scripts/kconfig/Makefile,
+# '%.config' rule), so a value only the copy requested would survive.
+cp "$kf_tmp/mpsc.config" "$k/mpsc/.config"
+rm -f "$k/mpsc/config.stamp"
+check "back to the committed fragments: make build" make build out="$o" CCACHE=0
+check_eq "and the incremental rebuild gives the same bzImage as before" \
+	"$(sha "$k/mpsc/arch/x86/boot/bzImage")" "$mpsc_sha"
+
+# --- valgrind on the build tools, with real inputs ------------------------
+vg() {	# vg DESC CMD...
+	local desc=$1; shift
+	if valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$@" > "$kf_tmp/vg.out" 2>&1; then
+		ok "valgrind: $desc"
+	else
+		not_ok "valgrind: $desc"; tail -n 20 "$kf_tmp/vg.out" | diag
+	fi
+}
+vg "kf-facts on mpsc" "$t/kf-facts" --flavour mpsc --kver 6.1 --odir "$k/mpsc" \
+	--json "$kf_tmp/vg.json" --ccache 1 --ccache-log "$k/mpsc/ccache.log"
+vg "kf-progress on a scripted build" "$t/kf-progress" --name vg --log "$kf_tmp/vg.log" -- "$fake" 100 0
+check "kf-facts under valgrind wrote the same facts" \
+	test "$(jq -c 'del(.ccache)' "$kf_tmp/vg.json")" = "$(jq -c 'del(.ccache)' "$k/mpsc/build.json")"
+
+# --- check-repro, its second build interrupted twice ----------------------
+# check-repro builds $repro_flavour in $o/repro/2 (and, when this out's
+# build took objects from ccache, first in $o/repro/1). Its second build is
+# interrupted by SIGINT at ~30% and SIGKILL at ~60% of the objects, then run
+# to the end: byte-identical to the first proves the resumed build correct.
+r2=$o/repro/2/6.1/$repro_flavour
+rm -rf "$o/repro/2"
+want=$(jq .objects "$k/$repro_flavour/build.json")
+objs() { find "$r2" -name '.*.o.cmd' 2>/dev/null | wc -l; }
+interrupt_at() {	# interrupt_at SIGNAL PERCENT: run check-repro, signal it there
+	local sig=$1 pct=$2 pid waited=0 left
+	setsid make check-repro flavour=$repro_flavour out="$o" > "$kf_tmp/repro-$sig.out" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && [ "$(objs)" -lt $((want * pct / 100)) ] && [ $waited -lt 1800 ]; do
+		sleep 2; waited=$((waited + 2))
+	done
+	if ! kill -0 "$pid" 2>/dev/null; then
+		not_ok "check-repro still running at $pct% for SIG$sig"; tail -n 20 "$kf_tmp/repro-$sig.out" | diag
+		return
+	fi
+	diag <<< "SIG$sig at $(objs)/$want objects: $(grep 'BUILD' "$kf_tmp/repro-$sig.out" | tail -n 1)"
+	kill -"$sig" -- -"$pid"
+	wait "$pid" 2>/dev/null
+	sleep 2
+	left=$(pgrep -g "$pid" -a || true)
+	check_eq "SIG$sig at $pct%: no make, gcc or kf-progress of it left" "$left" ""
+	check_eq "SIG$sig at $pct%: no build.stamp written" "$(ls "$r2/build.stamp" 2>/dev/null)" ""
+}
+interrupt_at INT 30
+interrupt_at KILL 60
+start=$SECONDS
+make check-repro flavour=$repro_flavour out="$o" > "$kf_tmp/repro.out" 2>&1
+rc=$?
+diag < <(grep -E 'REPRO|done in' "$kf_tmp/repro.out")
+if [ "$rc" = 0 ] && grep -q "REPRO   $repro_flavour: bzImage byte-identical" "$kf_tmp/repro.out"; then
+	ok "check-repro: the resumed build's bzImage is byte-identical to the first ($((SECONDS - start)) s)"
+else
+	not_ok "check-repro passes after SIGINT and SIGKILL (exit $rc)"; tail -n 30 "$kf_tmp/repro.out" | diag
+fi
+check "check-repro's builds recorded no ccache use" \
+	jq -e '.ccache.enabled == false' "$r2/build.json"
+check "progress lines during the build" \
+	grep -qE "^  BUILD   $repro_flavour: [A-Z0-9_]+ [0-9]+/~?[0-9]+ objects, [0-9]+ s$" "$kf_tmp/repro-INT.out"
+# Booting the resumed image is the boot stage's job; it lives at
+diag <<< "resumed image: $r2/arch/x86/boot/bzImage"
+
+done_testing
