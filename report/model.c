@@ -318,13 +318,17 @@ const char *line_verdict_for(long kernel_bytes, long cpu_bytes)
 	return kernel_bytes < cpu_bytes ? "too-small" : "too-large";
 }
 
+/* The probe prints "too-small: false sharing risk": the word before ':' counts. */
 static const char *known_line_verdict(const char *s)
 {
 	static const char *const v[] = { "match", "too-small", "too-large" };
 
-	for (size_t i = 0; s && i < 3; i++)
-		if (!strcmp(s, v[i]))
+	for (size_t i = 0; s && i < 3; i++) {
+		size_t n = strlen(v[i]);
+
+		if (!strncmp(s, v[i], n) && (s[n] == '\0' || s[n] == ':'))
 			return v[i];
+	}
 	return NULL;
 }
 
