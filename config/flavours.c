@@ -39,13 +39,14 @@ static char **recipe_paths(size_t *n)
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
-		if (len <= 8 || strcmp(e->d_name + len - 8, ".flavour"))
+		if (len <= 8 || strcmp(e->d_name + len - 8, ".flavour") != 0)
 			continue;
 		v = kf_xrealloc(v, (*n + 1) * sizeof(*v));
 		v[(*n)++] = kf_xasprintf("flavours/%s", e->d_name);
 	}
 	closedir(d);
-	qsort(v, *n, sizeof(*v), by_name);
+	if (v)
+		qsort(v, *n, sizeof(*v), by_name);
 	return v;
 }
 
