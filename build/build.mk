@@ -38,7 +38,8 @@ build_path := $(if $(ccache_on),/usr/lib/ccache:,$(if $(distcc_on),/usr/lib/dist
 # distcc would run "gcc" as "x86_64-linux-gnu-gcc" (its cross rewrite), also
 # for the "gcc --version" Kbuild runs: CONFIG_CC_VERSION_TEXT would change,
 # Kbuild would reconfigure and rebuild everything, and the image would name
-# another compiler. DISTCC_NO_CROSS_REWRITE=1 keeps the name.
+# another compiler. DISTCC_NO_REWRITE_CROSS=1 keeps the name: that is what
+# distcc 3.4 reads; its man page says DISTCC_NO_CROSS_REWRITE (set both).
 # ccache with a base directory compiles "../src/mm/x.c", not "$(src)/mm/x.c",
 # so Kbuild's -fmacro-prefix-map=$(src)/= no longer strips __FILE__ and the
 # objects would differ from a build without ccache. The second map strips the
@@ -55,7 +56,7 @@ kbuild_env = env $(addprefix -u ,$(cmdline_vars)) PATH='$(build_path)' \
 	KCPPFLAGS='$(kbuild_cppflags)' \
 	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' \
 		CCACHE_STATSLOG='$(kdir)/$(1)/ccache.log' $(if $(distcc_on),CCACHE_PREFIX=distcc),CCACHE_DISABLE=1) \
-	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_CROSS_REWRITE=1)
+	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_REWRITE_CROSS=1 DISTCC_NO_CROSS_REWRITE=1)
 
 # Our command-line variables (out=, flavour=, cpu=...) must not reach Kbuild,
 # where e.g. 'out' is a variable of its own: make passes them in MAKEFLAGS
