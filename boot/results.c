@@ -15,48 +15,10 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = kf_xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void putstr(struct buf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
-
-static void putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		kf_die(2, "out of memory");
-	put(b, s, (size_t)n);
-	free(s);
-}
 
 /* Bytes [p, p+n) of valid UTF-8 starting at p, or 0 if p starts a bad sequence. */
 static size_t utf8_len(const unsigned char *p)
@@ -84,54 +46,54 @@ static size_t utf8_len(const unsigned char *p)
  * tab/newline kept (as &#10; etc. inside attributes so they survive attribute
  * normalisation), other control characters and bad UTF-8 as U+FFFD.
  */
-static void put_xml(struct buf *b, const char *s, int attr)
+static void put_xml(struct strbuf *b, const char *s, int attr)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; ) {
 		size_t n;
 
 		switch (*p) {
-		case '&': put(b, "&amp;", 5); p++; continue;
-		case '<': put(b, "&lt;", 4); p++; continue;
-		case '>': put(b, "&gt;", 4); p++; continue;
-		case '"': put(b, "&quot;", 6); p++; continue;
-		case '\'': put(b, "&apos;", 6); p++; continue;
+		case '&': sb_addn(b, "&amp;", 5); p++; continue;
+		case '<': sb_addn(b, "&lt;", 4); p++; continue;
+		case '>': sb_addn(b, "&gt;", 4); p++; continue;
+		case '"': sb_addn(b, "&quot;", 6); p++; continue;
+		case '\'': sb_addn(b, "&apos;", 6); p++; continue;
 		case '\t': case '\n': case '\r':
 			if (attr)
-				putf(b, "&#%d;", *p);
+				sb_addf(b, "&#%d;", *p);
 			else
-				put(b, (const char *)p, 1);
+				sb_addn(b, (const char *)p, 1);
 			p++;
 			continue;
 		default:
 			break;
 		}
 		if (*p < 0x20 || *p == 0x7f) {
-			put(b, "\xef\xbf\xbd", 3);
+			sb_addn(b, "\xef\xbf\xbd", 3);
 			p++;
 			continue;
 		}
 		n = utf8_len(p);
 		if (!n) {
-			put(b, "\xef\xbf\xbd", 3);
+			sb_addn(b, "\xef\xbf\xbd", 3);
 			p++;
 			continue;
 		}
 		/* U+FFFE and U+FFFF are not XML characters either */
 		if (n == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf))
-			put(b, "\xef\xbf\xbd", 3);
+			sb_addn(b, "\xef\xbf\xbd", 3);
 		else
-			put(b, (const char *)p, n);
+			sb_addn(b, (const char *)p, n);
 		p += n;
 	}
 }
 
 /* A KTAP test name: one line, no '#' (which would start a directive). */
-static void put_ktap_name(struct buf *b, const char *s)
+static void put_ktap_name(struct strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		char c = *s == '#' || *s == '\n' || *s == '\r' ? '_' : *s;
 
-		put(b, &c, 1);
+		sb_addn(b, &c, 1);
 	}
 }
 
@@ -207,40 +169,40 @@ static char *log_tail(const char *json, int want)
 
 static void write_ktap(const char *path, struct rec *recs, size_t n)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 
-	putf(&b, "KTAP version 1\n1..%zu\n", n);
+	sb_addf(&b, "KTAP version 1\n1..%zu\n", n);
 	for (size_t i = 0; i < n; i++) {
 		struct rec *r = &recs[i];
 		json_t *results = json_object_get(json_object_get(r->j, "ktap"), "results");
 		size_t nres = json_array_size(results), k;
 		json_t *t;
 
-		putstr(&b, "    KTAP version 1\n    # Subtest: ");
+		sb_add(&b, "    KTAP version 1\n    # Subtest: ");
 		put_ktap_name(&b, r->flavour);
-		putstr(&b, ".");
+		sb_add(&b, ".");
 		put_ktap_name(&b, r->cpu);
-		putf(&b, "\n    1..%zu\n", nres + 1);
-		putf(&b, "    # %s: verdict %s, expected %s\n", r->path, r->verdict, r->expected);
-		putf(&b, "    %s 1 verdict_is_%s\n", r->as_expected ? "ok" : "not ok", r->expected);
+		sb_addf(&b, "\n    1..%zu\n", nres + 1);
+		sb_addf(&b, "    # %s: verdict %s, expected %s\n", r->path, r->verdict, r->expected);
+		sb_addf(&b, "    %s 1 verdict_is_%s\n", r->as_expected ? "ok" : "not ok", r->expected);
 		json_array_foreach(results, k, t) {
 			int ok = json_is_true(json_object_get(t, "ok"));
 
-			putf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
+			sb_addf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
 			put_ktap_name(&b, str(t, "suite", ""));
-			putstr(&b, ".");
+			sb_add(&b, ".");
 			put_ktap_name(&b, str(t, "name", "?"));
 			/* A failure the boot was expected to show (test-fail
 			 * expected) is TAP's TODO: not counted against it. */
 			if (!ok && strcmp(r->expected, "pass") != 0)
-				putf(&b, " # TODO the boot is expected to give %s", r->expected);
-			putstr(&b, "\n");
+				sb_addf(&b, " # TODO the boot is expected to give %s", r->expected);
+			sb_add(&b, "\n");
 		}
-		putf(&b, "%s %zu ", r->as_expected ? "ok" : "not ok", i + 1);
+		sb_addf(&b, "%s %zu ", r->as_expected ? "ok" : "not ok", i + 1);
 		put_ktap_name(&b, r->flavour);
-		putstr(&b, ".");
+		sb_add(&b, ".");
 		put_ktap_name(&b, r->cpu);
-		putstr(&b, "\n");
+		sb_add(&b, "\n");
 	}
 	if (kf_write_atomic(path, b.s, b.len))
 		kf_die(2, "%s: %s", path, strerror(errno));
@@ -249,7 +211,7 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 
 static void write_junit(const char *path, struct rec *recs, size_t n)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 	size_t failures = 0;
 	double total = 0;
 
@@ -257,55 +219,55 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 		failures += !recs[i].as_expected;
 		total += recs[i].wall;
 	}
-	putstr(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	putf(&b, "<testsuites name=\"kflavour boot\" tests=\"%zu\" failures=\"%zu\" time=\"%.2f\">\n",
+	sb_add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_addf(&b, "<testsuites name=\"kflavour boot\" tests=\"%zu\" failures=\"%zu\" time=\"%.2f\">\n",
 	     n, failures, total);
-	putf(&b, "  <testsuite name=\"boot\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" time=\"%.2f\">\n",
+	sb_addf(&b, "  <testsuite name=\"boot\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" time=\"%.2f\">\n",
 	     n, failures, total);
 	for (size_t i = 0; i < n; i++) {
 		struct rec *r = &recs[i];
 
-		putstr(&b, "    <testcase classname=\"");
+		sb_add(&b, "    <testcase classname=\"");
 		put_xml(&b, r->kver, 1);
-		putstr(&b, ".");
+		sb_add(&b, ".");
 		put_xml(&b, r->flavour, 1);
-		putstr(&b, "\" name=\"");
+		sb_add(&b, "\" name=\"");
 		put_xml(&b, r->cpu, 1);
-		putf(&b, "\" time=\"%.2f\">\n", r->wall);
+		sb_addf(&b, "\" time=\"%.2f\">\n", r->wall);
 		if (!r->as_expected) {
 			char *tail = log_tail(r->path, 40);
 			json_t *w = json_object_get(r->j, "warnings"), *t;
 			size_t k;
 
-			putstr(&b, "      <failure type=\"");
+			sb_add(&b, "      <failure type=\"");
 			put_xml(&b, r->verdict, 1);
-			putstr(&b, "\" message=\"verdict ");
+			sb_add(&b, "\" message=\"verdict ");
 			put_xml(&b, r->verdict, 1);
-			putstr(&b, ", expected ");
+			sb_add(&b, ", expected ");
 			put_xml(&b, r->expected, 1);
-			putstr(&b, "\">");
+			sb_add(&b, "\">");
 			json_array_foreach(w, k, t) {
 				put_xml(&b, json_string_value(t) ? json_string_value(t) : "", 0);
-				putstr(&b, "\n");
+				sb_add(&b, "\n");
 			}
 			if (tail) {
-				putstr(&b, "--- end of the boot log ---\n");
+				sb_add(&b, "--- end of the boot log ---\n");
 				put_xml(&b, tail, 0);
 				free(tail);
 			}
-			putstr(&b, "</failure>\n");
+			sb_add(&b, "</failure>\n");
 		}
-		putstr(&b, "      <system-out>");
-		putf(&b, "record: ");
+		sb_add(&b, "      <system-out>");
+		sb_addf(&b, "record: ");
 		put_xml(&b, r->path, 0);
-		putf(&b, "\nverdict: ");
+		sb_addf(&b, "\nverdict: ");
 		put_xml(&b, r->verdict, 0);
-		putf(&b, "\nexpected: ");
+		sb_addf(&b, "\nexpected: ");
 		put_xml(&b, r->expected, 0);
-		putstr(&b, "</system-out>\n");
-		putstr(&b, "    </testcase>\n");
+		sb_add(&b, "</system-out>\n");
+		sb_add(&b, "    </testcase>\n");
 	}
-	putstr(&b, "  </testsuite>\n</testsuites>\n");
+	sb_add(&b, "  </testsuite>\n</testsuites>\n");
 	if (kf_write_atomic(path, b.s, b.len))
 		kf_die(2, "%s: %s", path, strerror(errno));
 	free(b.s);

@@ -24,6 +24,20 @@ void *kf_xrealloc(void *ptr, size_t size);
 char *kf_xstrdup(const char *s);
 char *kf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A growing string, always NUL-terminated once anything was added; start
+ * from { 0 } and free(sb.s) when done.
+ */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void sb_addn(struct strbuf *sb, const char *s, size_t n);
+void sb_add(struct strbuf *sb, const char *s);
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Whole file in a NUL-terminated buffer, or NULL with errno set. */
 char *kf_read_file(const char *path, size_t *len);
 

@@ -3,7 +3,7 @@
 HOSTCC     ?= gcc
 KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
-lib_src    := lib/util.c lib/recipe.c
+lib_src    := lib/util.c lib/recipe.c lib/strbuf.c
 lib_hdr    := lib/kf.h
 
 # tool NAME, SOURCES, LIBS: $(tools)/NAME from SOURCES + lib/.

@@ -6,7 +6,6 @@
  * the config diff and the console diffs. Every piece of text is escaped.
  */
 #include "report.h"
-#include "../lib/kf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +14,27 @@
 /* Console diff lines shown per pair; the rest is counted. */
 #define MAX_EDITS 160
 #define NCOLOURS 6
+
+/* Text and attribute values alike: & < > " ' and control characters. */
+void sb_esc(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&': sb_add(sb, "&amp;"); break;
+		case '<': sb_add(sb, "&lt;"); break;
+		case '>': sb_add(sb, "&gt;"); break;
+		case '"': sb_add(sb, "&quot;"); break;
+		case '\'': sb_add(sb, "&#39;"); break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n')
+				sb_addf(sb, "&#x%x;", 0x2400 + c); /* control pictures */
+			else
+				sb_addn(sb, s, 1);
+		}
+	}
+}
 
 static const char css[] =
 "*{box-sizing:border-box}\n"

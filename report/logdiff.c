@@ -74,34 +74,14 @@ static int is_word(int c)
 	return isalnum(c) || c == '_';
 }
 
-struct out {
-	char *s;
-	size_t len, cap;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->len + n + 1 > o->cap) {
-		o->cap = (o->len + n + 1) * 2;
-		o->s = kf_xrealloc(o->s, o->cap);
-	}
-	memcpy(o->s + o->len, s, n);
-	o->len += n;
-	o->s[o->len] = '\0';
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
 
 /* Strip CR, ANSI escapes and the printk timestamp "[    1.234567] ". */
 static char *clean(const char *raw)
 {
-	struct out o = { 0 };
+	struct strbuf o = { 0 };
 	const char *p = raw;
 
-	put(&o, "", 0);
+	sb_addn(&o, "", 0);
 	while (*p) {
 		if (*p == '\033') {
 			p++;
@@ -118,7 +98,7 @@ static char *clean(const char *raw)
 			p++;
 			continue;
 		}
-		put(&o, p, 1);
+		sb_addn(&o, p, 1);
 		p++;
 	}
 	/* The runner's "[+   1.234] " (console) or "[+   1.234]! " (its note). */
@@ -269,17 +249,17 @@ static int has_hex_letter(const char *p, size_t n)
 /* Addresses, hex words, measured numbers. */
 static char *tokens(const char *s, int numbers)
 {
-	struct out o = { 0 };
+	struct strbuf o = { 0 };
 	const char *p = s;
 
-	put(&o, "", 0);
+	sb_addn(&o, "", 0);
 	while (*p) {
 		int boundary = p == s || !is_word((unsigned char)p[-1]);
 		size_t h = 0, d = 0, frac = 0, u;
 		int dots = 0;
 
 		if (!boundary) {
-			put(&o, p, 1);
+			sb_addn(&o, p, 1);
 			p++;
 			continue;
 		}
@@ -288,7 +268,7 @@ static char *tokens(const char *s, int numbers)
 			while (isxdigit((unsigned char)p[2 + h]))
 				h++;
 			if (h >= 5 && !is_word((unsigned char)p[2 + h])) {
-				puts_(&o, "<addr>");
+				sb_add(&o, "<addr>");
 				p += 2 + h;
 				continue;
 			}
@@ -299,12 +279,12 @@ static char *tokens(const char *s, int numbers)
 			h++;
 		if (h >= 8 && !is_word((unsigned char)p[h]) && has_digit(p, h) &&
 		    has_hex_letter(p, h)) {
-			puts_(&o, "<hex>");
+			sb_add(&o, "<hex>");
 			p += h;
 			continue;
 		}
 		if (!isdigit((unsigned char)*p)) {
-			put(&o, p, 1);
+			sb_addn(&o, p, 1);
 			p++;
 			continue;
 		}
@@ -323,18 +303,18 @@ static char *tokens(const char *s, int numbers)
 		/* "6.1.192", "80x25", "5th": not a measurement. */
 		if (dots > 1 || (is_word((unsigned char)p[d]) && !unit_at(p + d) &&
 				 !(p[d] == 's' && !is_word((unsigned char)p[d + 1])))) {
-			put(&o, p, d);
+			sb_addn(&o, p, d);
 			p += d;
 			continue;
 		}
 		u = unit_at(p + d + (p[d] == ' '));
 		if (numbers || u || (dots == 1 && frac >= 3) ||
 		    (dots == 1 && p[d] == 's' && !is_word((unsigned char)p[d + 1]))) {
-			puts_(&o, "<n>");
+			sb_add(&o, "<n>");
 			p += d;
 			continue;
 		}
-		put(&o, p, d);
+		sb_addn(&o, p, d);
 		p += d;
 	}
 	return o.s;

@@ -10,7 +10,6 @@
  *   json.c        report.json (jansson)
  *   html.c        report.html (inline CSS, no script)
  *   svg.c         its inline SVG bar charts
- *   strbuf.c      the growing, HTML-escaping string both write into
  *   report.c      command line
  *
  * Anything missing on disk is represented as missing (NULL, -1, NAN), never
@@ -21,6 +20,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "../lib/kf.h"
 
 /* ---- kconfig.c ---------------------------------------------------------- */
 
@@ -261,15 +262,7 @@ struct bar {
 	const char *cls;	/* CSS class of the bar */
 };
 
-struct strbuf {
-	char *s;
-	size_t len, cap;
-};
-
-void sb_add(struct strbuf *sb, const char *s);
-void sb_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* HTML-escaped text. */
+/* HTML-escaped text (struct strbuf is lib/kf.h's). */
 void sb_esc(struct strbuf *sb, const char *s);
 
 void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,

@@ -8,7 +8,7 @@
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
 report_src := report/report.c report/model.c report/kconfig.c report/logdiff.c \
-	report/table.c report/json.c report/html.c report/svg.c report/strbuf.c
+	report/table.c report/json.c report/html.c report/svg.c
 $(eval $(call tool,report,$(report_src),-ljansson -lm))
 $(tools)/report: report/report.h
 $(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h

@@ -19,7 +19,7 @@ $(eval $(call unit_test,test_audit_lint,config/fragment.c,-ljansson))
 $(eval $(call unit_test,test_policy,,))
 $(eval $(call unit_test,test_logdiff,report/logdiff.c,))
 $(eval $(call unit_test,test_report_model,report/model.c report/kconfig.c report/logdiff.c \
-	report/table.c report/json.c report/html.c report/svg.c report/strbuf.c,-ljansson -lm))
+	report/table.c report/json.c report/html.c report/svg.c,-ljansson -lm))
 
 .PHONY: check unit-tests
 unit-tests: $$(unit_tests)
