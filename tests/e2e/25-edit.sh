@@ -4,8 +4,8 @@
 # Everything runs in a scratch copy of the checkout. The round trip and the
 # policy case use their own out= that shares this run's prepared tree (hard
 # links, build/linktree.sh), so the real mpsc's .config, config.stamp and
-# build are never touched; newflavour uses this run's out= so a later test
-# can build and boot core2 there. Nothing is built here.
+# build are never touched; newflavour configures core2 in this run's out=
+# (65-newflavour.sh builds, boots and reports it). Nothing is built here.
 . tests/lib.sh
 . tests/scratch.sh
 o=$KF_OUT
