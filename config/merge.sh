@@ -16,10 +16,19 @@ trap 'rm -f "$odir/$new" "$odir/$new.old"' EXIT
 # Syntax and conflicts between fragments first: they need no tree.
 "$audit" --lint "$@"
 
+# tinyconfig spelled out with the tree's own pieces (allnoconfig over
+# tiny-base.config, then the tiny.config fragments): 6.1's '%.config' rule
+# merges onto a literal '.config', the previous result, not KCONFIG_CONFIG,
+# which would make a fragment line, once removed, live on in the merge.
+tiny=("$src/kernel/configs/tiny.config")
+[ -f "$src/arch/x86/configs/tiny.config" ] && tiny+=("$src/arch/x86/configs/tiny.config")
+# '&&': set -e does not stop a '{ }' that is the left side of '||'.
 echo "  CONFIG  $f: tinyconfig + $(printf '%s ' "${@##*/}")"
 {
-	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" tinyconfig
-	KCONFIG_CONFIG="$odir/$new" "$src/scripts/kconfig/merge_config.sh" -m -O "$odir" "$odir/$new" "$@"
+	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" \
+		KCONFIG_ALLCONFIG="$src/kernel/configs/tiny-base.config" allnoconfig &&
+	KCONFIG_CONFIG="$odir/$new" "$src/scripts/kconfig/merge_config.sh" -m -O "$odir" \
+		"$odir/$new" "${tiny[@]}" "$@" &&
 	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" olddefconfig
 } > "$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kflavour: merging $f failed; full log: $log" >&2; exit 1; }
 

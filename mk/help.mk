@@ -35,7 +35,7 @@ Checks:
   make check t=REGEX    only the tests whose name matches
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
-  make bench            build and boot speed ratios (docs/benchmarks.md)
+  make bench            build-stage speed ratios, cold builds (docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
   make check-deps       the same, with what the tests need too
   make clean            remove out/<kver>/

@@ -24,4 +24,4 @@ $(eval $(call unit_test,test_report_model,report/model.c report/kconfig.c report
 .PHONY: check unit-tests
 unit-tests: $$(unit_tests)
 check: check-deps unit-tests $$(host_tools)
-	@KF_OUT='$(out)' tests/run $(t)
+	@KF_OUT='$(out)' tests/run '$(t)'

@@ -103,15 +103,15 @@ check_eq "k8 and generic have the same .data..percpu (both 64-byte lines)" \
 	"$(pc k8 .data..percpu)" "$(pc generic .data..percpu)"
 
 # --- no-op, and a change rebuilds only its flavour ------------------------
-stamps() { stat -c %Y.%y "$k"/{generic,k8,mpsc}/build.stamp | md5sum; }
+# Judged by what it did, not by a clock (its speed is make bench's): Kbuild
+# would have rewritten build.log, and the stamps would move.
+stamps() { stat -c %y "$k"/{generic,k8,mpsc}/{build.stamp,build.log,build.json}; }
 before=$(stamps)
-s=$(date +%s%N)
 make build out="$o" > "$kf_tmp/noop.out" 2>&1
-ms=$(( ($(date +%s%N) - s) / 1000000 ))
-if [ "$ms" -lt 2000 ] && ! grep -q BUILD "$kf_tmp/noop.out" && [ "$(stamps)" = "$before" ]; then
-	ok "an unchanged make build skips Kbuild ($ms ms)"
+if ! grep -q BUILD "$kf_tmp/noop.out" && [ "$(stamps)" = "$before" ]; then
+	ok "an unchanged make build skips Kbuild (build.log, build.json and stamps untouched)"
 else
-	not_ok "an unchanged make build skips Kbuild ($ms ms)"; diag < "$kf_tmp/noop.out"
+	not_ok "an unchanged make build skips Kbuild"; diag < "$kf_tmp/noop.out"
 fi
 # A change only mpsc sees (its CPU fragment; a symbol few files use).
 co=$kf_tmp/co
@@ -131,12 +131,11 @@ else
 fi
 check "the new hostname is in mpsc's .config" grep -q 'CONFIG_DEFAULT_HOSTNAME="kf-rebuild-test"' "$k/mpsc/.config"
 # Back: the copy's config run left a config.stamp newer than this checkout's
-# fragments, so remove it. And put the old .config back: 6.1's 'make
-# tinyconfig' merges onto the existing .config (scripts/kconfig/Makefile,
-# '%.config' rule), so a value only the copy requested would survive.
-cp "$kf_tmp/mpsc.config" "$k/mpsc/.config"
+# fragments, so remove it. The merge starts from tinyconfig, not from the
+# previous .config, so the value only the copy requested must go.
 rm -f "$k/mpsc/config.stamp"
 check "back to the committed fragments: make build" make build out="$o" CCACHE=0
+check "the merge dropped the copy's hostname: .config is as before" cmp "$kf_tmp/mpsc.config" "$k/mpsc/.config"
 check_eq "and the incremental rebuild gives the same bzImage as before" \
 	"$(sha "$k/mpsc/arch/x86/boot/bzImage")" "$mpsc_sha"
 
