@@ -282,6 +282,16 @@ int main(int argc, char **argv)
 	if (!src_kdir)
 		usage();
 	bench_jobs = jobs;
+	/*
+	 * Each make below must start as a user's would: take its own out='s
+	 * lock and its own -j jobserver. The make that runs this tool leaves
+	 * KF_LOCKED=1 and its -j in MAKEFLAGS, without the jobserver's pipe:
+	 * inherited, they made every timed build run at -j1.
+	 */
+	unsetenv("MAKEFLAGS");
+	unsetenv("MFLAGS");
+	unsetenv("MAKELEVEL");
+	unsetenv("KF_LOCKED");
 	load_start = loadavg();
 	start_time = time(NULL);
 	if (mkdir(bout, 0755) < 0 && errno != EEXIST)
