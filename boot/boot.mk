@@ -16,7 +16,7 @@ endif
 boot_timeout ?= 180
 hang_timeout ?= 30
 
-$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c,-ljansson -lm))
+$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c,-ljansson -lcrypto -lm))
 $(eval $(call tool,boot-results,boot/results.c,-ljansson))
 $(tools)/boot-runner: boot/logparse.h
 

@@ -702,7 +702,7 @@ int main(int argc, char **argv)
 	struct kf_recipe recipe;
 	struct model *models, *model = NULL;
 	size_t nr_models;
-	char err[512];
+	char err[512], kernel_sha[65];
 	struct boot b;
 	int status = 0, exited, expect, ncpus;
 	pid_t pid;
@@ -732,6 +732,10 @@ int main(int argc, char **argv)
 	expect = kf_verdict_from_name(o.expect ? o.expect : model->expect);
 	need_file("kernel", o.kernel);
 	need_file("initramfs", o.initrd);
+	/* Names the image this record is about: the report leaves out a
+	 * record whose image is no longer the flavour's bzImage. */
+	if (kf_sha256_file(o.kernel, kernel_sha) < 0)
+		kf_die(2, "cannot read the kernel %s", o.kernel);
 
 	/* The kernel command line and QEMU's. */
 	char *nonce = make_nonce();
@@ -828,6 +832,7 @@ int main(int argc, char **argv)
 	json_object_set_new(rec, "qemu_version", version ? json_string(version) : json_null());
 	json_object_set_new(rec, "command", cmd);
 	json_object_set_new(rec, "cmdline", json_string(cmdline));
+	json_object_set_new(rec, "bzimage_sha256", json_string(kernel_sha));
 	json_object_set_new(rec, "verdict", json_string(kf_verdict_name(v)));
 	json_object_set_new(rec, "expected", json_string(kf_verdict_name(expect)));
 	json_object_set_new(rec, "exit_status", exited && WIFEXITED(status) ?

@@ -28,7 +28,6 @@
 #include <gelf.h>
 #include <jansson.h>
 #include <libelf.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,40 +85,6 @@ static int read_sections(const char *path, long long size[N_SECTIONS])
 	return 0;
 }
 
-/* Size and lower-case hex SHA-256 of a file; -1 when it cannot be read. */
-static long long file_sha256(const char *path, char hex[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE], buf[65536];
-	unsigned int mdlen = 0, i;
-	long long total = 0;
-	EVP_MD_CTX *ctx;
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	hex[0] = '\0';
-	if (!f)
-		return -1;
-	ctx = EVP_MD_CTX_new();
-	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-		EVP_MD_CTX_free(ctx);
-		fclose(f);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		EVP_DigestUpdate(ctx, buf, n);
-		total += (long long)n;
-	}
-	if (ferror(f) || EVP_DigestFinal_ex(ctx, md, &mdlen) != 1) {
-		EVP_MD_CTX_free(ctx);
-		fclose(f);
-		return -1;
-	}
-	EVP_MD_CTX_free(ctx);
-	fclose(f);
-	for (i = 0; i < mdlen && i < 32; i++)
-		snprintf(hex + (size_t)2 * i, 3, "%02x", md[i]);
-	return total;
-}
 
 /*
  * Kernel objects: ".X.o.cmd" files whose command defines __KERNEL__ (a CC
@@ -289,7 +254,7 @@ int main(int argc, char **argv)
 
 	/* bzImage and vmlinux */
 	p = path_in(odir, "arch/x86/boot/bzImage");
-	bz_bytes = file_sha256(p, sha);
+	bz_bytes = kf_sha256_file(p, sha);
 	if (bz_bytes < 0)
 		kf_die(2, "cannot read %s: %s", p, strerror(errno));
 	free(p);

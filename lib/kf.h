@@ -38,6 +38,12 @@ void sb_add(struct strbuf *sb, const char *s);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Size and lower-case hex SHA-256 of a file, -1 when it cannot be read
+ * (lib/sha256.c; link it and -lcrypto).
+ */
+long long kf_sha256_file(const char *path, char hex[65]);
+
 /* Whole file in a NUL-terminated buffer, or NULL with errno set. */
 char *kf_read_file(const char *path, size_t *len);
 

@@ -419,7 +419,20 @@ static void matrix(struct strbuf *sb, const struct report *r)
 	}
 	if (!r->ncpus)
 		sb_add(sb, "<tr><td class=\"missing\">no CPU models known and nothing booted</td></tr>");
-	sb_add(sb, "</table></section>\n");
+	sb_add(sb, "</table>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		if (!r->fl[i].nstale_boots)
+			continue;
+		sb_add(sb, "<p class=\"note\">Left out, boots of an earlier ");
+		esc(sb, r->fl[i].name);
+		sb_add(sb, " bzImage on:");
+		for (size_t k = 0; k < r->fl[i].nstale_boots; k++) {
+			sb_add(sb, " ");
+			esc(sb, r->fl[i].stale_boots[k]);
+		}
+		sb_add(sb, " (<code>make matrix</code> boots them again).</p>");
+	}
+	sb_add(sb, "</section>\n");
 }
 
 static char cls[NCOLOURS][8];

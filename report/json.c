@@ -136,6 +136,7 @@ static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 static json_t *flavour_obj(const struct flavour *f)
 {
 	json_t *o = json_object(), *boots = json_array(), *frags = json_array();
+	json_t *stale = json_array();
 
 	json_object_set_new(o, "name", jtext(f->name));
 	json_object_set_new(o, "description", str_or_null(f->description));
@@ -149,6 +150,9 @@ static json_t *flavour_obj(const struct flavour *f)
 	for (size_t i = 0; i < f->nboots; i++)
 		json_array_append_new(boots, boot_obj(f, &f->boots[i]));
 	json_object_set_new(o, "boots", boots);
+	for (size_t i = 0; i < f->nstale_boots; i++)
+		json_array_append_new(stale, jtext(f->stale_boots[i]));
+	json_object_set_new(o, "stale_boots", stale);
 	return o;
 }
 

@@ -274,6 +274,7 @@ static void load_build(struct flavour *f, const char *dir)
 	f->build_seconds = jnum(j, "wall_seconds");
 	f->march = jstr(j, "march");
 	f->mtune = jstr(j, "mtune");
+	f->bzimage_sha256 = jstr(j, "bzimage_sha256");
 	f->warnings = (long)jint(j, "warnings");
 	secs = json_object_get(j, "sections");
 	json_object_foreach(secs, key, v) {
@@ -413,13 +414,23 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 	char *path = kf_xasprintf("%s/%s/boot/%s", kdir, f->name, file);
 	json_t *j = load_json(path), *facts, *v, *ktap, *warn;
 	char *stem = xstrndup(file, strlen(file) - 5), *log, *console = NULL;
-	const char *key;
+	const char *key, *sha;
 	struct boot *b;
 	size_t i;
 
 	free(path);
 	if (!j) {
 		free(stem);
+		return;
+	}
+	/* A record from before the last build describes a kernel that is gone:
+	 * it is named, not shown. Records without the field are kept. */
+	sha = json_string_value(json_object_get(j, "bzimage_sha256"));
+	if (sha && f->bzimage_sha256 && strcmp(sha, f->bzimage_sha256) != 0) {
+		f->stale_boots = kf_xrealloc(f->stale_boots,
+					     (f->nstale_boots + 1) * sizeof(*f->stale_boots));
+		f->stale_boots[f->nstale_boots++] = stem;
+		json_decref(j);
 		return;
 	}
 	f->boots = kf_xrealloc(f->boots, (f->nboots + 1) * sizeof(*f->boots));
@@ -803,6 +814,10 @@ void report_free(struct report *r)
 		free(f->sections);
 		free(f->march);
 		free(f->mtune);
+		free(f->bzimage_sha256);
+		for (size_t k = 0; k < f->nstale_boots; k++)
+			free(f->stale_boots[k]);
+		free(f->stale_boots);
 		for (size_t k = 0; k < f->nboots; k++)
 			free_boot(&f->boots[k]);
 		free(f->boots);

@@ -174,9 +174,14 @@ struct flavour {
 	char *march;
 	char *mtune;
 	long warnings;		/* -1 */
+	char *bzimage_sha256;
 	/* boot stage */
 	struct boot *boots;	/* sorted in cpu-model order */
 	size_t nboots;
+	/* CPUs whose boot record names another bzImage than build.json: boots
+	 * of an earlier build, left out of boots[] (make matrix redoes them). */
+	char **stale_boots;
+	size_t nstale_boots;
 };
 
 struct cdiff_cell {

@@ -298,4 +298,14 @@ void table_print(FILE *f, const struct report *r, int width)
 	if (r->nfl)
 		fprintf(f, "boot cells: verdict, wall seconds, L1 line verdict "
 			"(kernel line vs CPU cache_alignment)\n");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *fl = &r->fl[i];
+
+		if (!fl->nstale_boots)
+			continue;
+		fprintf(f, "left out, boots of an earlier %s bzImage on:", fl->name);
+		for (size_t k = 0; k < fl->nstale_boots; k++)
+			fprintf(f, " %s", fl->stale_boots[k]);
+		fputc('\n', f);
+	}
 }

@@ -19,6 +19,8 @@ for fc in generic/qemu64 k8/opteron mpsc/nocona; do
 done
 rec=$k/mpsc/boot/nocona.json
 check_eq "mpsc: debug-exit status" "$(jget "$rec" 'j["exit_status"]')" 33
+check_eq "mpsc: the record names the bzImage it booted" \
+	"$(jget "$rec" 'j["bzimage_sha256"]')" "$(jq -r .bzimage_sha256 "$k/mpsc/build.json")"
 check_eq "mpsc: siblings (HyperThreading)" "$(jget "$rec" 'j["facts"].get("cpu.siblings")')" 2
 check_eq "mpsc: cache_alignment" "$(jget "$rec" 'j["facts"].get("cpu.cache_alignment")')" 128
 check_eq "mpsc: thread siblings" "$(jget "$rec" 'j["facts"].get("cpu0.thread_siblings_list")')" 0-1

@@ -106,6 +106,24 @@ check "half: report.html says 'not built' and 'not booted'" bash -c \
 check "render the half-finished report" report/render.sh "$hf/report.html" "$hf/report.png" "$hf/dom.html"
 dom_checks "$hf/dom.html" half-finished
 
+# 2b. A boot record of an earlier build (its bzimage_sha256 is not the one
+#     build.json names) is left out and named; one of this build is shown.
+sf=$kf_tmp/stale/6.1
+mkdir -p "$sf/generic"
+cp -a "$fixture/generic/." "$sf/generic/"
+sha=$(jq -r .bzimage_sha256 "$sf/generic/build.json")
+jq --arg s "$sha" '.bzimage_sha256 = $s' "$fixture/generic/boot/qemu64.json" > "$sf/generic/boot/qemu64.json"
+jq '.bzimage_sha256 = "0000000000000000000000000000000000000000000000000000000000000000"' \
+	"$fixture/generic/boot/nocona.json" > "$sf/generic/boot/nocona.json"
+"$tool" "$sf" "$(frags generic)" > "$kf_tmp/stale.txt" 2>&1
+check "stale: this build's boot is shown" grep -Eq '^boot qemu64 +pass 2\.4s match' "$kf_tmp/stale.txt"
+check "stale: the earlier build's boot is not" bash -c "! grep -q '^boot nocona' '$kf_tmp/stale.txt'"
+check "stale: the table names it" grep -qx 'left out, boots of an earlier generic bzImage on: nocona' "$kf_tmp/stale.txt"
+check_eq "stale: report.json lists it in stale_boots, not in boots" \
+	"$(jq -c '.flavours[0] | [.stale_boots, [.boots[].cpu]]' "$sf/report.json")" '[["nocona"],["qemu64"]]'
+check "stale: report.json validates" validate "$sf/report.json"
+check "stale: report.html names it" grep -q 'Left out, boots of an earlier generic bzImage on: nocona' "$sf/report.html"
+
 # 3. The console diff on its own (what make logdiff runs).
 "$tool" --logdiff "$fixture/generic/boot/nocona.log" "$fixture/mpsc/boot/nocona.log" > "$kf_tmp/ld" 2>&1
 check "logdiff: SWIOTLB and the per-CPU area differ" bash -c \
