@@ -1,4 +1,4 @@
-# bench: 'make bench' measures the build stage in one run (about 25 minutes
+# bench: 'make bench' measures the build stage in one run (about 45 minutes
 # on 2 cores): cold builds one flavour per make against all under one
 # jobserver, no-op, raw Kbuild against 'make build', ccache cold and warm.
 # Scratch out= directories under $(out)/bench share this out's tree by hard
@@ -7,6 +7,6 @@ $(eval $(call tool,kf-bench,bench/bench.c,-ljansson))
 
 .PHONY: bench
 bench: $(tools)/kf-bench $(tree_stamp) $(flavours_mk)
-	@echo "  BENCH   $(kver) $(flavour): cold builds in $(out)/bench, about 25 minutes"
+	@echo "  BENCH   $(kver) $(flavour): cold builds in $(out)/bench, about 45 minutes on 2 cores"
 	@$(tools)/kf-bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --report '$(out)/bench/report.txt'
