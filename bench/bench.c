@@ -71,11 +71,17 @@ static struct run run(const char *log, const char *const env[], char *const argv
 	if (pid < 0)
 		kf_die(2, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		/* a make of its own: none of the caller's make's jobserver or flags */
+		/*
+		 * A make of its own, as a user's would start: none of the caller's
+		 * make's flags, and not its KF_LOCKED=1 (exported as a command-line
+		 * variable), with which the make skipped its own lock and its
+		 * re-run under -j$(jobs), and built at -j1.
+		 */
 		unsetenv("MAKEFLAGS");
 		unsetenv("MFLAGS");
 		unsetenv("MAKELEVEL");
 		unsetenv("MAKEOVERRIDES");
+		unsetenv("KF_LOCKED");
 		for (int i = 0; env && env[i]; i += 2)
 			setenv(env[i], env[i + 1], 1);
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
@@ -285,16 +291,6 @@ int main(int argc, char **argv)
 	if (!src_kdir)
 		usage();
 	bench_jobs = jobs;
-	/*
-	 * Each make below must start as a user's would: take its own out='s
-	 * lock and its own -j jobserver. The make that runs this tool leaves
-	 * KF_LOCKED=1 and its -j in MAKEFLAGS, without the jobserver's pipe:
-	 * inherited, they made every timed build run at -j1.
-	 */
-	unsetenv("MAKEFLAGS");
-	unsetenv("MFLAGS");
-	unsetenv("MAKELEVEL");
-	unsetenv("KF_LOCKED");
 	load_start = loadavg();
 	start_time = time(NULL);
 	if (mkdir(bout, 0755) < 0 && errno != EEXIST)
