@@ -258,11 +258,11 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 			sb_add(&b, "</failure>\n");
 		}
 		sb_add(&b, "      <system-out>");
-		sb_addf(&b, "record: ");
+		sb_add(&b, "record: ");
 		put_xml(&b, r->path, 0);
-		sb_addf(&b, "\nverdict: ");
+		sb_add(&b, "\nverdict: ");
 		put_xml(&b, r->verdict, 0);
-		sb_addf(&b, "\nexpected: ");
+		sb_add(&b, "\nexpected: ");
 		put_xml(&b, r->expected, 0);
 		sb_add(&b, "</system-out>\n");
 		sb_add(&b, "    </testcase>\n");
