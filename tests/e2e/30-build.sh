@@ -1,9 +1,9 @@
 #!/bin/bash
 # Build stage (issue 3): every flavour builds under one jobserver; the
 # compiler flags and section sizes differ as the flavours say; build.json
-# holds the contract's fields; an unchanged tree is a no-op under 2 s and a
-# change rebuilds only its flavour; check-repro gives byte-identical images,
-# and its second build survives SIGINT and SIGKILL halfway. kf-progress is
+# holds the contract's fields; an unchanged tree skips Kbuild and a change
+# rebuilds only its flavour; check-repro gives byte-identical images, and its
+# second build survives SIGINT and SIGKILL halfway and then boots. kf-progress is
 # also driven directly with scripted output (failure report, throttling,
 # signals), and both build tools run under valgrind.
 . tests/lib.sh
@@ -198,7 +198,10 @@ check "check-repro's builds recorded no ccache use" \
 	jq -e '.ccache.enabled == false' "$r2/build.json"
 check "progress lines during the build" \
 	grep -qE "^  BUILD   $repro_flavour: [A-Z0-9_]+ [0-9]+/~?[0-9]+ objects, [0-9]+ s$" "$kf_tmp/repro-INT.out"
-# Booting the resumed image is the boot stage's job; it lives at
-diag <<< "resumed image: $r2/arch/x86/boot/bzImage"
+# The resumed image boots: the boot stage's runner, on the flavour's model.
+check "the boot stage's runner and initramfs" make initramfs "$o/tools/boot-runner" out="$o"
+check_fails "the resumed image boots ($repro_flavour on its CPU model): pass" 0 ': pass \(' \
+	"$o/tools/boot-runner" --kernel "$r2/arch/x86/boot/bzImage" --initrd "$k/initramfs.cpio.gz" \
+	--recipe "flavours/$repro_flavour.flavour" --kver 6.1 --out "$kf_tmp/resumed"
 
 done_testing
