@@ -40,6 +40,9 @@ build_path := $(if $(ccache_on),/usr/lib/ccache:,$(if $(distcc_on),/usr/lib/dist
 # Kbuild would reconfigure and rebuild everything, and the image would name
 # another compiler. DISTCC_NO_REWRITE_CROSS=1 keeps the name: that is what
 # distcc 3.4 reads; its man page says DISTCC_NO_CROSS_REWRITE (set both).
+# ccache runs in depend mode: a miss costs one compile, not a preprocessor
+# run and a compile (direct mode, 1.27-1.45x a build without ccache);
+# Kbuild's -Wp,-MMD dependency file is what it hashes (docs/build.md).
 # ccache with a base directory compiles "../src/mm/x.c", not "$(src)/mm/x.c",
 # so Kbuild's -fmacro-prefix-map=$(src)/= no longer strips __FILE__ and the
 # objects would differ from a build without ccache. The second map strips the
@@ -54,7 +57,7 @@ kbuild_env = env $(addprefix -u ,$(cmdline_vars)) PATH='$(build_path)' \
 	KBUILD_BUILD_TIMESTAMP="$$(LC_ALL=C date -u -r $(src)/Makefile)" \
 	KBUILD_BUILD_USER=kflavour KBUILD_BUILD_HOST=kflavour KBUILD_BUILD_VERSION=1 \
 	KCPPFLAGS='$(kbuild_cppflags)' \
-	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' \
+	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' CCACHE_DEPEND=1 \
 		CCACHE_STATSLOG='$(kdir)/$(1)/ccache.log' $(if $(distcc_on),CCACHE_PREFIX=distcc),CCACHE_DISABLE=1) \
 	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_REWRITE_CROSS=1 DISTCC_NO_CROSS_REWRITE=1)
 
