@@ -567,8 +567,12 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 		return "selected";
 	}
 	if (!pm) {
-		*reason = kf_xasprintf("no prompt in the new tree: its default gives %s", now);
+		*reason = kf_xasprintf("no prompt in the new tree: its defaults and selects give %s", now);
 		add_defaults(d, sym);
+		if (sym->rev_dep.expr) {
+			expr_gstr_print_revdep(sym->rev_dep.expr, d, yes, "Selected by [y]:\n");
+			expr_gstr_print_revdep(sym->rev_dep.expr, d, mod, "Selected by [m]:\n");
+		}
 		return "default";
 	}
 	if (sym->visible == no || (is_bool(sym) && sym->visible < tri_of(old))) {
@@ -645,17 +649,21 @@ static json_t *changed(struct ctx *c)
 static json_t *stop_applying(const struct opts *o)
 {
 	json_error_t err;
-	json_t *audit, *r = json_object();
+	json_t *audit = NULL, *r = json_object(), *v;
 
+	if (o->audit && access(o->audit, F_OK) == 0) {
+		audit = json_load_file(o->audit, 0, &err);
+		if (!audit)
+			kf_die(2, "%s:%d: %s; it must be the config.json the audit wrote",
+			       o->audit, err.line, err.text);
+	}
 	json_object_set_new(r, "audit", o->audit ? json_string(o->audit) : json_null());
-	audit = o->audit && access(o->audit, F_OK) == 0 ? json_load_file(o->audit, 0, &err) : NULL;
-	if (o->audit && access(o->audit, F_OK) == 0 && !audit)
-		kf_die(2, "%s:%d: %s; it must be the config.json the audit wrote", o->audit, err.line, err.text);
-	json_object_set_new(r, "ok", audit ? json_incref(json_object_get(audit, "ok")) : json_null());
-	json_object_set_new(r, "errors", audit && json_object_get(audit, "errors")
-			    ? json_incref(json_object_get(audit, "errors")) : json_array());
-	json_object_set_new(r, "misses", audit && json_object_get(audit, "misses")
-			    ? json_incref(json_object_get(audit, "misses")) : json_array());
+	v = json_object_get(audit, "ok");
+	json_object_set_new(r, "ok", json_is_boolean(v) ? json_incref(v) : json_null());
+	v = json_object_get(audit, "errors");
+	json_object_set_new(r, "errors", json_is_array(v) ? json_incref(v) : json_array());
+	v = json_object_get(audit, "misses");
+	json_object_set_new(r, "misses", json_is_array(v) ? json_incref(v) : json_array());
 	json_decref(audit);
 	return r;
 }
@@ -679,6 +687,36 @@ static const char *str_member(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+static void add_fact(json_t *facts, const char *key, json_t *old, json_t *now)
+{
+	json_t *e = json_object();
+
+	json_object_set_new(e, "fact", json_string(key));
+	json_object_set(e, "old", old ? old : json_null());
+	json_object_set(e, "new", now ? now : json_null());
+	json_array_append_new(facts, e);
+}
+
+/* The probe facts of two boot records that differ, or one lacks. */
+static json_t *facts_diff(json_t *ra, json_t *rb)
+{
+	json_t *facts = json_array(), *fa = json_object_get(ra, "facts"),
+	       *fb = json_object_get(rb, "facts");
+	void *it;
+
+	for (it = json_object_iter(fb); it; it = json_object_iter_next(fb, it)) {
+		const char *key = json_object_iter_key(it);
+		json_t *x = json_object_get(fa, key), *y = json_object_iter_value(it);
+
+		if (!json_equal(x, y))
+			add_fact(facts, key, x, y);
+	}
+	for (it = json_object_iter(fa); it; it = json_object_iter_next(fa, it))
+		if (!json_object_get(fb, json_object_iter_key(it)))
+			add_fact(facts, json_object_iter_key(it), json_object_iter_value(it), NULL);
+	return facts;
+}
+
 /* Verdict and probe facts of each CPU model booted on both trees. */
 static json_t *boot_diff(const struct opts *o)
 {
@@ -693,46 +731,18 @@ static json_t *boot_diff(const struct opts *o)
 		const char *name = names[i]->d_name;
 		size_t len = strlen(name);
 		char *oldpath = kf_xasprintf("%s/%s", o->old_boot, name);
-		json_t *ra, *rb, *facts, *fa, *fb, *v, *e;
-		const char *key;
+		int both = len > 5 && strcmp(name + len - 5, ".json") == 0 && access(oldpath, R_OK) == 0;
+		json_t *ra = both ? load_record(o->old_boot, name) : NULL;
+		json_t *rb = both ? load_record(o->new_boot, name) : NULL;
 
-		if (len < 6 || strcmp(name + len - 5, ".json") != 0 || access(oldpath, R_OK) < 0) {
-			free(oldpath);
-			continue;
-		}
 		free(oldpath);
-		ra = load_record(o->old_boot, name);
-		rb = load_record(o->new_boot, name);
 		if (ra && rb) {
-			facts = json_array();
-			fa = json_object_get(ra, "facts");
-			fb = json_object_get(rb, "facts");
-			json_object_foreach(fb, key, v) {
-				const char *x = json_string_value(json_object_get(fa, key));
-				const char *y = json_string_value(v);
+			json_t *e = json_object();
 
-				if (x && y && strcmp(x, y) == 0)
-					continue;
-				e = json_object();
-				json_object_set_new(e, "fact", json_string(key));
-				json_object_set_new(e, "old", x ? json_string(x) : json_null());
-				json_object_set_new(e, "new", y ? json_string(y) : json_null());
-				json_array_append_new(facts, e);
-			}
-			json_object_foreach(fa, key, v) {
-				if (json_object_get(fb, key))
-					continue;
-				e = json_object();
-				json_object_set_new(e, "fact", json_string(key));
-				json_object_set_new(e, "old", json_incref(v));
-				json_object_set_new(e, "new", json_null());
-				json_array_append_new(facts, e);
-			}
-			e = json_object();
 			json_object_set_new(e, "cpu", json_string(str_member(rb, "cpu")));
 			json_object_set_new(e, "old_verdict", json_string(str_member(ra, "verdict")));
 			json_object_set_new(e, "new_verdict", json_string(str_member(rb, "verdict")));
-			json_object_set_new(e, "facts", facts);
+			json_object_set_new(e, "facts", facts_diff(ra, rb));
 			json_array_append_new(a, e);
 		}
 		json_decref(ra);
@@ -750,8 +760,8 @@ static size_t boot_differences(json_t *boot)
 	size_t i, n = 0;
 	json_t *e;
 
-	json_array_foreach(boot, i, e)
-		if (strcmp(str_member(e, "old_verdict"), str_member(e, "new_verdict")) ||
+	for (i = 0; i < json_array_size(boot) && (e = json_array_get(boot, i)); i++)
+		if (strcmp(str_member(e, "old_verdict"), str_member(e, "new_verdict")) != 0 ||
 		    json_array_size(json_object_get(e, "facts")))
 			n++;
 	return n;

@@ -2,10 +2,11 @@
 # (docs/upgrade.md): new prompts, gone and changed symbols, fragments that
 # stop applying, boot differences.
 #   make upgrade from=6.1 to=6.12 [flavour=...] [write=1]
-#   make upgrade old=FILE [name=NAME]   any config (plain or .xz) instead
+#   make upgrade old=FILE [name=NAME]   any config (plain or .xz) instead:
+#                                       olddefconfig on from=, then the same
 # -> $(out)/upgrade/<from>-<to>/upgrade.json (upgrade/upgrade.schema.json),
-#    upgrade.html, <flavour>/ (the carried config, listnewconfig output),
-#    <flavour>.undecided.config with write=1.
+#    upgrade.html (upgrade-NAME.json/.html for old=), <flavour>/ (the carried
+#    config, listnewconfig output), <flavour>.undecided.config with write=1.
 from ?= 6.1
 to   ?= 6.12
 old  ?=
@@ -14,6 +15,8 @@ write ?=
 upgrade_dir  := $(out)/upgrade/$(from)-$(to)
 upgrade_tool := $(out)/$(to)/tools/upgrade
 upgrade_flavours = $(if $(old),$(name),$(flavour))
+# A config given with old= has a report of its own beside the flavours'.
+upgrade_report = $(upgrade_dir)/upgrade$(if $(old),-$(name))
 
 # Built by 'make kver=<to> upgrade-tool': it links that tree's kconfig, like
 # the audit (config/config.mk).
@@ -38,8 +41,8 @@ upgrade:
 		echo "kflavour: some requests stop applying on $(to) (audit above); the upgrade report lists them"
 	@$(MAKE) kver=$(to) upgrade-tool
 	@$(MAKE) upgrade-flavours
-	@$(tools)/upgrade-report --from $(from) --to $(to) --json $(upgrade_dir)/upgrade.json \
-		--html $(upgrade_dir)/upgrade.html $(foreach f,$(upgrade_flavours),$(upgrade_dir)/$(f)/upgrade.json)
+	@$(tools)/upgrade-report --from $(from) --to $(to) --json $(upgrade_report).json \
+		--html $(upgrade_report).html $(foreach f,$(upgrade_flavours),$(upgrade_dir)/$(f)/upgrade.json)
 
 # One flavour: carry its old final config to the new tree, then the tool.
 # Fragment lists come from the recipes as each tree resolves them.
