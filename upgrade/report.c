@@ -74,10 +74,11 @@ static void print_details(json_t *f)
 	printf("\n== %s (linux %s)\n", str(f, "flavour"), str(f, "kernelversion"));
 	printf("new prompts (%lld; the value is olddefconfig's):\n", count(f, "new_prompts"));
 	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++)
-		printf("  CONFIG_%s=%s  \"%s\" [%s]  %s%s\n", str(e, "symbol"), str(e, "value"),
+		printf("  CONFIG_%s=%s  \"%s\" [%s]  %s%s%s%s\n", str(e, "symbol"), str(e, "value"),
 		       str(e, "prompt"), str(e, "menu"),
 		       json_is_string(json_object_get(e, "decided_by")) ? "decided by " : "needs a decision",
-		       str(e, "decided_by"));
+		       str(e, "decided_by"), json_is_string(json_object_get(e, "was")) ? "; was " : "",
+		       str(e, "was"));
 	printf("gone (%lld):\n", count(f, "gone"));
 	for (i = 0; i < json_array_size(json_object_get(f, "gone")) && (e = json_array_get(json_object_get(f, "gone"), i)); i++) {
 		printf("  CONFIG_%s=%s -> %s: %s\n", str(e, "symbol"), str(e, "old"),
@@ -175,10 +176,12 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	sb_add(sb, "</h3>\n<h4>New prompts</h4>\n<table>\n");
 	row(sb, "th", 5, np_head);
 	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++) {
-		const char *c[] = { str(e, "symbol"), str(e, "prompt"), str(e, "menu"), str(e, "value"),
-				    str_or(e, "decided_by", "needs a decision") };
+		char *dec = kf_xasprintf("%s%s%s", str_or(e, "decided_by", "needs a decision"),
+					 json_is_string(json_object_get(e, "was")) ? "; was " : "", str(e, "was"));
+		const char *c[] = { str(e, "symbol"), str(e, "prompt"), str(e, "menu"), str(e, "value"), dec };
 
 		row(sb, "td", 5, c);
+		free(dec);
 	}
 	sb_add(sb, "</table>\n<h4>Gone</h4>\n<table>\n");
 	row(sb, "th", 5, gone_head);

@@ -456,6 +456,24 @@ static json_t *request_json(const struct kf_setting *s)
 	return j;
 }
 
+/* "PAGE_TABLE_ISOLATION=y": the old config's settings of the symbols that
+ * fragments/renames names this one the successor of; NULL when none. */
+static char *predecessors(const struct ctx *c, const char *name)
+{
+	struct strbuf sb = { 0 };
+	size_t i;
+
+	for (i = 0; i < c->renames.n; i++) {
+		const struct rename *r = &c->renames.v[i];
+		const struct kf_setting *s = kf_fragset_find(&c->old, r->old);
+
+		if (!r->succ || strcmp(r->succ, name) != 0 || !s)
+			continue;
+		sb_addf(&sb, "%s%s=%s", sb.s ? ", " : "", s->name, s->value);
+	}
+	return sb.s;
+}
+
 static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 {
 	char *text = kf_read_file(c->o->newprompts, NULL), *line, *next;
@@ -471,6 +489,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		struct menu *pm;
 		const struct kf_setting *dec;
 		const char *value, *prompt;
+		char *was;
 		json_t *o;
 
 		next = strchr(line, '\n');
@@ -496,15 +515,20 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		json_object_set_new(o, "type", json_string(known(sym) ? sym_type_name(sym->type) : "unknown"));
 		json_object_set_new(o, "value", json_string(value));
 		json_object_set_new(o, "decided_by", dec ? request_json(dec) : json_null());
+		was = predecessors(c, name);
+		json_object_set_new(o, "was", was ? json_string(was) : json_null());
 		json_array_append_new(a, o);
 		if (!dec) {
 			c->nundecided++;
 			sb_addf(undecided, "# %s%s%s%s\n", prompt, *menu ? " [" : "", menu, *menu ? "]" : "");
+			if (was)
+				sb_addf(undecided, "# the old config had %s (fragments/renames)\n", was);
 			if (strcmp(value, "n") == 0)
 				sb_addf(undecided, "# CONFIG_%s is not set\n", name);
 			else
 				sb_addf(undecided, "CONFIG_%s=%s\n", name, value);
 		}
+		free(was);
 		free(menu);
 		free(name);
 	}

@@ -36,10 +36,11 @@ upgrade-tool: $(ktools)/upgrade $(tools)/upgrade-report $(tools)/flavours
 upgrade:
 	$(if $(filter $(from),$(kvers)),,$(error from=$(from) is not known; valid: $(kvers)))
 	$(if $(filter $(to),$(kvers)),,$(error to=$(to) is not known; valid: $(kvers)))
+	$(if $(and $(old),$(filter $(name),$(recipes))),$(error name=$(name) is a flavour's name; give the config given with old= another name=))
 	@$(MAKE) kver=$(from) $(if $(old),tree,config)
 	@$(MAKE) kver=$(to) $(if $(old),tree,-k config) || \
 		echo "kflavour: some requests stop applying on $(to) (audit above); the upgrade report lists them"
-	@$(MAKE) kver=$(to) upgrade-tool
+	@$(MAKE) -s kver=$(to) upgrade-tool
 	@$(MAKE) upgrade-flavours
 	@$(tools)/upgrade-report --from $(from) --to $(to) --json $(upgrade_report).json \
 		--html $(upgrade_report).html $(foreach f,$(upgrade_flavours),$(upgrade_dir)/$(f)/upgrade.json)

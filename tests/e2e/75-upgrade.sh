@@ -54,6 +54,30 @@ done
 check "the terminal details name MICROCODE_INTEL's successor" \
 	grep -q 'CONFIG_MICROCODE_INTEL=y -> MICROCODE: ' "$kf_tmp/upgrade.out"
 
+# Boot: the tool run on two fixture flavours' records (generic as the old
+# boots, mpsc as the new): a model booted on one side only is left out, and
+# the facts that differ are the ones jq finds in the records themselves.
+fx=tests/data/report/out/6.1
+check "boot: upgrade on fixture records" "$o/6.12/tools/upgrade" --srctree "$o/6.12/src" \
+	--flavour generic --old "$o/6.1/generic/.config" --carried "$up/generic/carried.config" \
+	--newprompts "$up/generic/listnewconfig" --json "$kf_tmp/boot.json" \
+	--old-boot "$fx/generic/boot" --new-boot "$fx/mpsc/boot"
+check_eq "boot: the models booted on both sides" \
+	"$(jq -r '[.boot[].cpu] | join(" ")' "$kf_tmp/boot.json" 2>/dev/null)" "nocona qemu64"
+check_eq "boot: nocona's differing facts are the records' own" \
+	"$(jq -r '[.boot[] | select(.cpu == "nocona") | .facts[].fact] | sort | join(" ")' "$kf_tmp/boot.json" 2>/dev/null)" \
+	"$(jq -rn --slurpfile a "$fx/generic/boot/nocona.json" --slurpfile b "$fx/mpsc/boot/nocona.json" \
+		'[($a[0].facts + $b[0].facts) | keys[] as $k | select($a[0].facts[$k] != $b[0].facts[$k]) | $k] | sort | join(" ")')"
+# Both trees booted for real (CI's 40-boot and 45-probe boot mpsc on 6.1 and
+# 6.12): the report must hold the pair with both verdicts.
+if [ -s "$o/6.1/mpsc/boot/nocona.json" ] && [ -s "$o/6.12/mpsc/boot/nocona.json" ]; then
+	check_eq "boot: mpsc on nocona, both trees' verdicts" \
+		"$(jq -r '.flavours[] | select(.flavour == "mpsc") | .boot[] | select(.cpu == "nocona") | "\(.old_verdict) \(.new_verdict)"' "$up/upgrade.json")" \
+		"$(jq -r .verdict "$o/6.1/mpsc/boot/nocona.json") $(jq -r .verdict "$o/6.12/mpsc/boot/nocona.json")"
+else
+	echo "# boot: mpsc is not booted on both trees in $o; the real pair is not compared"
+fi
+
 # Bad input: a clear message and make's status 2.
 check_fails "to=9.9: names the valid trees" 2 'to=9\.9 is not known; valid: ' \
 	make upgrade to=9.9 out="$o"
