@@ -29,6 +29,9 @@ Configs:
   make menuconfig flavour=mpsc       edit a flavour's config (also nconfig, oldconfig)
   make savefragment flavour=mpsc     put those edits into the flavour's fragment
   make newflavour name=core2 cpu=MCORE2 model=core2   scaffold a new flavour
+  make upgrade from=6.1 to=6.12   what moving each flavour to the new tree does:
+                        new prompts, gone, changed, stop applying, boot (docs/upgrade.md)
+  make upgrade old=FILE name=NAME  the same for any config (plain or .xz)
 
 Checks:
   make check            all tests (unit, end to end); ends "N passed, N failed"
@@ -50,6 +53,8 @@ Variables:
   wait=0                exit at once if another make holds out/ (default: wait)
   CCACHE=0              build without ccache
   DISTCC_HOSTS=...      compile on these distcc hosts
+  from=KVER to=KVER     make upgrade's trees (default 6.1 and 6.12)
+  write=1               make upgrade also writes <flavour>.undecided.config
 
 Flavours (flavours/*.flavour; CPU models: boot/cpu-models):
 endef

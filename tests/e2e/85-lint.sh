@@ -8,7 +8,7 @@ o=$KF_OUT
 src61=$o/6.1/src
 
 # C files of the host tools (the kernel code lives only in patches/).
-mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c 2>/dev/null)
+mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c upgrade/*.c 2>/dev/null)
 inc=(-D_GNU_SOURCE -I. -isystem "$src61/scripts/kconfig" -isystem "$o/6.1/kconfig/scripts/kconfig")
 
 # cppcheck takes -isystem directories as sources: give it -I and keep its
@@ -51,6 +51,17 @@ vg "audit --lint" "$o/6.1/tools/audit" --lint fragments/base.config fragments/cp
 [ -x "$t/boot-runner" ] && log=$(ls tests/data/logs/*.log | head -n 1) &&
 	vg "boot-runner --parse" "$t/boot-runner" --parse "$log"
 [ -x "$t/report" ] && vg "report" make -s report-only out="$o" VALGRIND="valgrind" 2>/dev/null
+# make upgrade's tools (tests/e2e/75-upgrade.sh left their inputs).
+up=$o/upgrade/6.1-6.12
+[ -x "$o/6.12/tools/upgrade" ] && [ -s "$up/generic/carried.config" ] &&
+	vg "upgrade" "$o/6.12/tools/upgrade" --srctree "$o/6.12/src" --flavour generic \
+		--old "$o/6.1/generic/.config" --carried "$up/generic/carried.config" \
+		--newprompts "$up/generic/listnewconfig" --json "$kf_tmp/upgrade.json" \
+		--undecided "$kf_tmp/undecided.config" --audit "$o/6.12/generic/config.json" \
+		--old-boot "$o/6.1/generic/boot" --new-boot "$o/6.12/generic/boot" \
+		--old-fragments fragments/microcode.config fragments/6.12/microcode.config &&
+	vg "upgrade-report" "$t/upgrade-report" --from 6.1 --to 6.12 --json "$kf_tmp/u.json" \
+		--html "$kf_tmp/u.html" "$kf_tmp/upgrade.json"
 
 # The kernel patches: checkpatch --strict clean, and no new W=1 warnings.
 for kv in 6.1 6.12; do

@@ -15,7 +15,7 @@ check_eq "every make help target is documented in docs/guide.md" "${missing[*]}"
 # found in the code, so the doc cannot outlive a message.
 stale=()
 while IFS= read -r msg; do
-	grep -rqF -- "$msg" Makefile mk lib tree config build boot report || stale+=("$msg")
+	grep -rqF -- "$msg" Makefile mk lib tree config build boot report upgrade || stale+=("$msg")
 done < <(sed -n 's/^### `\(.*\)`$/\1/p' docs/troubleshooting.md)
 check_eq "every message in docs/troubleshooting.md exists in the code" "${stale[*]}" ""
 check "README shows make and make check" grep -qE '^make +#' README.md

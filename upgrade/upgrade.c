@@ -1,0 +1,914 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upgrade - what moving one flavour's config to a new kernel tree does.
+ *
+ *   upgrade --srctree NEW --flavour NAME --old OLD.config --carried CARRIED
+ *           --newprompts LIST --json OUT.json [--undecided OUT.config]
+ *           [--audit CONFIG.json] [--old-boot DIR --new-boot DIR]
+ *           [--renames FILE] [--old-fragments "F..."] [FRAGMENT...]
+ *
+ * OLD is the flavour's final config on the old tree; CARRIED is what the new
+ * tree's olddefconfig makes of it, and LIST what the new tree's own
+ * listnewconfig printed for it (upgrade/carry.sh makes both). This tool
+ * parses NEW's Kconfig with the tree's own kconfig (linked from the tree's
+ * scripts/kconfig objects, as config/audit.c is), reads CARRIED with it and
+ * writes one flavour's part of the upgrade report (upgrade/upgrade.schema.json,
+ * "flavours" items):
+ * - new prompts: LIST, each with its prompt, menu, CARRIED's value and the
+ *   FRAGMENT line (new tree's fragments) that decides it, if any;
+ * - gone: symbols set in OLD that NEW does not define, with the successor
+ *   from fragments/renames and the fragment lines that request them;
+ * - changed: symbols in OLD that NEW defines whose value CARRIED differs,
+ *   with the reason kconfig gives (select, dependency, default, choice);
+ * - stop applying: the new tree's audit (CONFIG.json), as the audit wrote it;
+ * - boot: verdicts and probe facts that differ between OLD-BOOT/<cpu>.json
+ *   and NEW-BOOT/<cpu>.json.
+ * Exit 0 when the report was written, 2 on a usage or input error.
+ */
+#include "../lib/kf.h"
+#include "../config/fragment.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The tree's kconfig (-isystem $(src)/scripts/kconfig and scripts/include). */
+#include <lkc.h>
+#include <list.h>
+
+/* The kconfig API differences of 6.1 and 6.12: see config/audit.c. */
+#ifdef KF_MENU_FILENAME
+#define MENU_FILE(m) ((m)->filename)
+#else
+#define MENU_FILE(m) ((m)->file ? (m)->file->name : "?")
+#endif
+
+struct opts {
+	const char *srctree, *flavour, *old, *carried, *newprompts, *json;
+	const char *undecided, *audit, *old_boot, *new_boot, *renames;
+	const char *old_fragments;	/* space-separated */
+	char **fragments;		/* the new tree's, NULL-terminated */
+};
+
+static void usage(void)
+{
+	kf_die(2, "usage: upgrade --srctree NEW --flavour NAME --old OLD.config --carried CARRIED.config\n"
+	       "               --newprompts LIST --json OUT.json [--undecided OUT.config] [--audit CONFIG.json]\n"
+	       "               [--old-boot DIR --new-boot DIR] [--renames FILE] [--old-fragments \"F...\"] [FRAGMENT...]");
+}
+
+/* ---- the environment Kconfig expects from Kbuild (as config/audit.c) -- */
+
+static char *makefile_var(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p + n;
+
+		if (strncmp(p, name, n) != 0)
+			continue;
+		q += strspn(q, " \t");
+		if (*q != '=')
+			continue;
+		q++;
+		q += strspn(q, " \t");
+		return kf_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
+	}
+	return kf_xstrdup("");
+}
+
+/* KERNELVERSION from SRC/Makefile, e.g. 6.12.57. */
+static char *tree_version(const char *srctree)
+{
+	char *mk = kf_xasprintf("%s/Makefile", srctree);
+	char *text = kf_read_file(mk, NULL);
+	char *v, *p, *s, *e, *r;
+
+	if (!text)
+		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
+		       mk, strerror(errno));
+	v = makefile_var(text, "VERSION");
+	p = makefile_var(text, "PATCHLEVEL");
+	s = makefile_var(text, "SUBLEVEL");
+	e = makefile_var(text, "EXTRAVERSION");
+	r = *s ? kf_xasprintf("%s.%s.%s%s", v, p, s, e) : kf_xasprintf("%s.%s%s", v, p, e);
+	free(v);
+	free(p);
+	free(s);
+	free(e);
+	free(text);
+	free(mk);
+	return r;
+}
+
+/* The first line of "$CC --version", as the top Makefile computes it. */
+static char *cc_version_text(void)
+{
+	FILE *p = popen("LC_ALL=C $CC --version 2>/dev/null", "r");
+	char buf[512] = "", rest[512], *s, *d;
+
+	if (!p)
+		return kf_xstrdup("");
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = '\0';
+	while (fgets(rest, sizeof(rest), p))
+		;
+	pclose(p);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (s = d = buf; *s; s++)
+		if (*s != '#')
+			*d++ = *s;
+	*d = '\0';
+	return kf_xstrdup(buf);
+}
+
+static void kconfig_env(const char *src, const char *kernelversion)
+{
+	static const char *const env_defaults[][2] = {
+		{ "ARCH", "x86" }, { "SRCARCH", "x86" },
+		{ "CC", "gcc" }, { "LD", "ld" }, { "AR", "ar" }, { "NM", "nm" },
+		{ "OBJCOPY", "objcopy" }, { "HOSTCC", "gcc" },
+		{ "HOSTCXX", "g++" }, { "PAHOLE", "pahole" },
+		{ "RUSTC", "rustc" }, { "BINDGEN", "bindgen" },
+		{ "PYTHON3", "python3" }, { "HOSTPKG_CONFIG", "pkg-config" },
+	};
+	size_t i;
+
+	setenv("srctree", src, 1);
+	for (i = 0; i < sizeof(env_defaults) / sizeof(env_defaults[0]); i++)
+		setenv(env_defaults[i][0], env_defaults[i][1], 0);
+	setenv("KERNELVERSION", kernelversion, 0);
+	if (!getenv("CC_VERSION_TEXT")) {
+		char *t = cc_version_text();
+
+		setenv("CC_VERSION_TEXT", t, 0);
+		free(t);
+	}
+	unsetenv("CONFIG_");
+}
+
+/* Parse SRC's Kconfig in a private temporary directory (its $(shell,...)
+ * macros write there), then read CONFIG with it. */
+static void kconfig_load(const char *srctree, const char *kernelversion,
+			 const char *config)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *src = realpath(srctree, NULL);
+	char *dir = kf_xasprintf("%s/kf-upgrade.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (!src)
+		kf_die(2, "--srctree %s: %s", srctree, strerror(errno));
+	if (cwd < 0)
+		kf_die(2, "cannot open the current directory: %s", strerror(errno));
+	kconfig_env(src, kernelversion);
+	if (!mkdtemp(dir))
+		kf_die(2, "cannot make a directory %s: %s; set TMPDIR to a writable directory",
+		       dir, strerror(errno));
+	if (chdir(dir) < 0)
+		kf_die(2, "%s: %s", dir, strerror(errno));
+	conf_parse("Kconfig");
+	if (fchdir(cwd) < 0)
+		kf_die(2, "cannot go back to the starting directory: %s", strerror(errno));
+	close(cwd);
+	if (rmdir(dir) < 0)
+		kf_warn("left %s behind: %s", dir, strerror(errno));
+	if (conf_read(config))
+		kf_die(2, "%s: the new tree's kconfig cannot read it", config);
+	free(dir);
+	free(src);
+}
+
+/* ---- what kconfig knows of a symbol ---------------------------------- */
+
+static struct menu **sym_menus(struct symbol *sym)
+{
+	struct menu **v = kf_xmalloc(sizeof(struct menu *));
+	size_t n = 0;
+#ifdef KF_SYM_MENUS
+	struct menu *m;
+
+	list_for_each_entry(m, &sym->menus, link) {
+		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
+		v[n++] = m;
+	}
+#else
+	struct property *p;
+
+	for_all_properties(sym, p, P_SYMBOL) {
+		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
+		v[n++] = p->menu;
+	}
+#endif
+	v[n] = NULL;
+	return v;
+}
+
+/* Defined by the new tree's Kconfig (not only named in an expression)? */
+static int known(struct symbol *sym)
+{
+	struct menu **v;
+	int any;
+
+	if (!sym || sym->type == S_UNKNOWN)
+		return 0;
+	v = sym_menus(sym);
+	any = v[0] != NULL;
+	free(v);
+	return any;
+}
+
+static int is_bool(const struct symbol *sym)
+{
+	return sym->type == S_BOOLEAN || sym->type == S_TRISTATE;
+}
+
+/* The first menu entry of sym with a prompt, or NULL. */
+static struct menu *prompt_menu(struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m, *found = NULL;
+
+	for (m = v; *m && !found; m++)
+		if ((*m)->prompt)
+			found = *m;
+	free(v);
+	return found;
+}
+
+/* "General setup > Kernel compression mode": the prompts above m. */
+static char *menu_path(struct menu *m)
+{
+	const char *names[64];
+	struct strbuf sb = { 0 };
+	struct menu *p;
+	int n = 0;
+
+	for (p = m ? m->parent : NULL; p && p != &rootmenu && n < 64; p = p->parent)
+		if (p->prompt && p->prompt->text)
+			names[n++] = p->prompt->text;
+	sb_add(&sb, "");
+	while (n-- > 0) {
+		sb_add(&sb, names[n]);
+		if (n)
+			sb_add(&sb, " > ");
+	}
+	return sb.s;
+}
+
+static tristate tri_of(const char *v)
+{
+	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;
+}
+
+/* The choice menu sym is a value of, or NULL (as config/audit.c). */
+static struct menu *choice_of(struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m, *p, *found = NULL;
+
+	for (m = v; *m && !found; m++)
+		for (p = (*m)->parent; p && p != &rootmenu && !found; p = p->parent)
+			if (p->sym && sym_is_choice(p->sym))
+				found = p;
+	free(v);
+	return found;
+}
+
+/* The value of a choice that is y (values may sit in if-blocks). */
+static struct symbol *choice_winner(struct menu *parent)
+{
+	struct menu *m;
+
+	for (m = parent->list; m; m = m->next) {
+		struct symbol *w = NULL;
+
+		if (m->sym && !sym_is_choice(m->sym)) {
+			sym_calc_value(m->sym);
+			if (sym_get_tristate_value(m->sym) == yes)
+				w = m->sym;
+		} else if (!m->sym && m->list) {
+			w = choice_winner(m);
+		}
+		if (w)
+			return w;
+	}
+	return NULL;
+}
+
+/* "A [=y] && B [=n]" */
+static void add_expr(struct gstr *g, const char *prefix, struct expr *e)
+{
+	str_append(g, prefix);
+	expr_gstr_print(e, g);
+	str_append(g, "\n");
+}
+
+static void add_defaults(struct gstr *g, struct symbol *sym)
+{
+	struct property *p;
+
+	for_all_defaults(sym, p) {
+		str_append(g, "Default: ");
+		expr_gstr_print(p->expr, g);
+		if (!expr_is_yes(p->visible.expr)) {
+			str_append(g, " if ");
+			expr_gstr_print(p->visible.expr, g);
+		}
+		str_append(g, "\n");
+	}
+}
+
+/* Every prompt's dependencies, as menuconfig's help shows them. */
+static void add_prompt_deps(struct gstr *g, struct symbol *sym)
+{
+	struct menu **v = sym_menus(sym), **m;
+
+	for (m = v; *m; m++)
+		if ((*m)->prompt && !expr_is_yes((*m)->prompt->visible.expr))
+			add_expr(g, "Depends on: ", (*m)->prompt->visible.expr);
+	free(v);
+}
+
+static json_t *lines_json(const char *text)
+{
+	json_t *a = json_array();
+	const char *p;
+
+	for (p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = kf_xasprintf("%.*s", (int)n, p);
+
+		json_array_append_new(a, json_string(line));
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	return a;
+}
+
+/* ---- fragments/renames ---------------------------------------------- */
+
+struct rename {
+	char *old, *succ, *why;	/* succ NULL for '-' */
+};
+
+struct renames {
+	struct rename *v;
+	size_t n;
+};
+
+static void renames_read(struct renames *r, const char *path)
+{
+	char *text = kf_read_file(path, NULL), *line, *next;
+	int lineno = 0;
+
+	if (!text)
+		kf_die(2, "%s: %s; give the successor table with --renames", path, strerror(errno));
+	for (line = text; line && *line; line = next) {
+		char *old, *succ, *why, *save = NULL;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line = kf_trim(line);
+		if (*line == '\0' || *line == '#')
+			continue;
+		old = strtok_r(line, " \t", &save);
+		succ = strtok_r(NULL, " \t", &save);
+		why = save ? kf_trim(save) : NULL;
+		if (!old || !succ || !why || !*why)
+			kf_die(2, "%s:%d: expected 'OLD SUCCESSOR WHY...' ('-' when there is no successor); fix the line",
+			       path, lineno);
+		r->v = kf_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+		r->v[r->n].old = kf_xstrdup(old);
+		r->v[r->n].succ = strcmp(succ, "-") != 0 ? kf_xstrdup(succ) : NULL;
+		r->v[r->n].why = kf_xstrdup(why);
+		r->n++;
+	}
+	free(text);
+}
+
+static const struct rename *renames_find(const struct renames *r, const char *old)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].old, old) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+static void renames_free(struct renames *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].old);
+		free(r->v[i].succ);
+		free(r->v[i].why);
+	}
+	free(r->v);
+}
+
+/* ---- the sections ---------------------------------------------------- */
+
+struct ctx {
+	const struct opts *o;
+	struct kf_fragset old, carried, req, oldreq;
+	struct renames renames;
+	size_t nundecided;
+};
+
+/* A config read as a fragment; a problem in it is an input error. */
+static void read_config(struct kf_fragset *fs, const char *path, const char *what)
+{
+	if (access(path, R_OK) < 0)
+		kf_die(2, "%s %s: %s", what, path, strerror(errno));
+	kf_fragset_add(fs, path, NULL);
+	if (fs->nerr)
+		kf_die(2, "%s (%zu problem(s) in all); %s must be a config written by kconfig",
+		       fs->err[0], fs->nerr, what);
+}
+
+/* A symbol's value in a config read as a fragment: "n" when absent. */
+static const char *value_in(const struct kf_fragset *fs, const char *name)
+{
+	const struct kf_setting *s = kf_fragset_find(fs, name);
+
+	return s ? s->value : "n";
+}
+
+static json_t *request_json(const struct kf_setting *s)
+{
+	char *line = strcmp(s->value, "n") != 0
+		? kf_xasprintf("%s:%d: CONFIG_%s=%s", s->file, s->line, s->name, s->value)
+		: kf_xasprintf("%s:%d: # CONFIG_%s is not set", s->file, s->line, s->name);
+	json_t *j = json_string(line);
+
+	free(line);
+	return j;
+}
+
+/* "PAGE_TABLE_ISOLATION=y": the old config's settings of the symbols that
+ * fragments/renames names this one the successor of; NULL when none. */
+static char *predecessors(const struct ctx *c, const char *name)
+{
+	struct strbuf sb = { 0 };
+	size_t i;
+
+	for (i = 0; i < c->renames.n; i++) {
+		const struct rename *r = &c->renames.v[i];
+		const struct kf_setting *s = kf_fragset_find(&c->old, r->old);
+
+		if (!r->succ || strcmp(r->succ, name) != 0 || !s)
+			continue;
+		sb_addf(&sb, "%s%s=%s", sb.s ? ", " : "", s->name, s->value);
+	}
+	return sb.s;
+}
+
+static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
+{
+	char *text = kf_read_file(c->o->newprompts, NULL), *line, *next;
+	json_t *a = json_array();
+	int lineno = 0;
+
+	if (!text)
+		kf_die(2, "--newprompts %s: %s", c->o->newprompts, strerror(errno));
+	for (line = text; line && *line; line = next) {
+		char err[256], *name, *menu;
+		struct kf_line l;
+		struct symbol *sym;
+		struct menu *pm;
+		const struct kf_setting *dec;
+		const char *value, *prompt;
+		char *was;
+		json_t *o;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (kf_parse_line(line, &l, err, sizeof(err)) < 0)
+			kf_die(2, "%s:%d: %s; it must be the output of the tree's make listnewconfig",
+			       c->o->newprompts, lineno, err);
+		if (l.kind != KF_LINE_SET && l.kind != KF_LINE_UNSET)
+			continue;
+		name = kf_xasprintf("%.*s", (int)l.name_len, l.name);
+		sym = sym_find(name);
+		pm = known(sym) ? prompt_menu(sym) : NULL;
+		prompt = pm ? menu_get_prompt(pm) : "";
+		menu = menu_path(pm);
+		value = value_in(&c->carried, name);
+		dec = kf_fragset_find(&c->req, name);
+		o = json_object();
+		json_object_set_new(o, "symbol", json_string(name));
+		json_object_set_new(o, "prompt", json_string(prompt));
+		json_object_set_new(o, "menu", json_string(menu));
+		json_object_set_new(o, "type", json_string(known(sym) ? sym_type_name(sym->type) : "unknown"));
+		json_object_set_new(o, "value", json_string(value));
+		json_object_set_new(o, "decided_by", dec ? request_json(dec) : json_null());
+		was = predecessors(c, name);
+		json_object_set_new(o, "was", was ? json_string(was) : json_null());
+		json_array_append_new(a, o);
+		if (!dec) {
+			c->nundecided++;
+			sb_addf(undecided, "# %s%s%s%s\n", prompt, *menu ? " [" : "", menu, *menu ? "]" : "");
+			if (was)
+				sb_addf(undecided, "# the old config had %s (fragments/renames)\n", was);
+			if (strcmp(value, "n") == 0)
+				sb_addf(undecided, "# CONFIG_%s is not set\n", name);
+			else
+				sb_addf(undecided, "CONFIG_%s=%s\n", name, value);
+		}
+		free(was);
+		free(menu);
+		free(name);
+	}
+	free(text);
+	return a;
+}
+
+static json_t *gone(struct ctx *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < c->old.nset; i++) {
+		const struct kf_setting *s = &c->old.set[i];
+		const struct kf_setting *r;
+		const struct rename *rn;
+		json_t *o, *by;
+
+		if (strcmp(s->value, "n") == 0 || known(sym_find(s->name)))
+			continue;
+		rn = renames_find(&c->renames, s->name);
+		o = json_object();
+		by = json_array();
+		r = kf_fragset_find(&c->oldreq, s->name);
+		if (r)
+			json_array_append_new(by, request_json(r));
+		r = kf_fragset_find(&c->req, s->name);
+		if (r)
+			json_array_append_new(by, request_json(r));
+		json_object_set_new(o, "symbol", json_string(s->name));
+		json_object_set_new(o, "old", json_string(s->value));
+		json_object_set_new(o, "successor", rn && rn->succ ? json_string(rn->succ) : json_null());
+		json_object_set_new(o, "note", json_string(rn ? rn->why : "none known (no line in fragments/renames)"));
+		json_object_set_new(o, "requested_by", by);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* Why CARRIED's value of sym differs from old: kind and one-line reason,
+ * kconfig's view in d. */
+static const char *why_changed(struct symbol *sym, const char *old, enum kf_value_kind vkind,
+			       const char *now, char **reason, struct gstr *d)
+{
+	struct menu *pm = prompt_menu(sym);
+
+	sym_calc_value(sym);
+	if (is_bool(sym) != (vkind == KF_VAL_TRI) ||
+	    (sym->type == S_STRING && vkind != KF_VAL_STR)) {
+		*reason = kf_xasprintf("now %s %s: the old value %s is not one of its values",
+				       sym->type == S_INT ? "an" : "a", sym_type_name(sym->type), old);
+		add_prompt_deps(d, sym);
+		add_defaults(d, sym);
+		return "type";
+	}
+	if (is_bool(sym) && sym->rev_dep.tri > tri_of(old)) {
+		*reason = kf_xasprintf("now selected by an option that is on, which forces it to %s", now);
+		expr_gstr_print_revdep(sym->rev_dep.expr, d, yes, "Selected by [y]:\n");
+		expr_gstr_print_revdep(sym->rev_dep.expr, d, mod, "Selected by [m]:\n");
+		return "selected";
+	}
+	if (!pm) {
+		*reason = kf_xasprintf("no prompt in the new tree: its defaults and selects give %s", now);
+		add_defaults(d, sym);
+		if (sym->rev_dep.expr) {
+			expr_gstr_print_revdep(sym->rev_dep.expr, d, yes, "Selected by [y]:\n");
+			expr_gstr_print_revdep(sym->rev_dep.expr, d, mod, "Selected by [m]:\n");
+		}
+		return "default";
+	}
+	if (sym->visible == no || (is_bool(sym) && sym->visible < tri_of(old))) {
+		*reason = kf_xasprintf("its dependencies in the new tree are not met (below), so %s is %s",
+				       sym->name, now);
+		add_prompt_deps(d, sym);
+		if (!is_bool(sym))
+			add_defaults(d, sym);
+		return "depends";
+	}
+	if (sym_is_choice_value(sym)) {
+		struct menu *ch = choice_of(sym);
+		struct symbol *w = ch ? choice_winner(ch) : NULL;
+
+		*reason = kf_xasprintf("a value of the choice \"%s\", which the new tree settles on %s [=y]",
+				       ch ? menu_get_prompt(ch) : "?", w ? w->name : "none");
+		add_prompt_deps(d, sym);
+		return "choice";
+	}
+	if (sym->type == S_INT || sym->type == S_HEX) {
+		struct property *p = sym_get_range_prop(sym);
+
+		if (p) {
+			*reason = kf_xasprintf("%s is outside the new tree's range, so olddefconfig used %s",
+					       old, now);
+			add_expr(d, "Range: ", p->expr);
+			add_defaults(d, sym);
+			return "range";
+		}
+	}
+	*reason = kf_xstrdup("kconfig gives no single reason: look at the symbol with make menuconfig kver=<to>");
+	add_prompt_deps(d, sym);
+	add_defaults(d, sym);
+	return "unknown";
+}
+
+static json_t *changed(struct ctx *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < c->old.nset; i++) {
+		const struct kf_setting *s = &c->old.set[i];
+		struct symbol *sym = sym_find(s->name);
+		const struct kf_setting *cs;
+		const char *now, *kind;
+		struct gstr d;
+		char *reason = NULL;
+		json_t *o;
+
+		if (!known(sym))
+			continue;
+		cs = kf_fragset_find(&c->carried, s->name);
+		now = cs ? cs->value : is_bool(sym) ? "n" : "(not set)";
+		if (strcmp(now, s->value) == 0)
+			continue;
+		d = str_new();
+		kind = why_changed(sym, s->value, s->vkind, now, &reason, &d);
+		o = json_object();
+		json_object_set_new(o, "symbol", json_string(s->name));
+		json_object_set_new(o, "old", json_string(s->value));
+		json_object_set_new(o, "new", json_string(now));
+		json_object_set_new(o, "kind", json_string(kind));
+		json_object_set_new(o, "reason", json_string(reason));
+		json_object_set_new(o, "detail", lines_json(str_get(&d)));
+		json_array_append_new(a, o);
+		str_free(&d);
+		free(reason);
+	}
+	return a;
+}
+
+/* The new tree's audit, as config/audit.c wrote it; null when not run. */
+static json_t *stop_applying(const struct opts *o)
+{
+	json_error_t err;
+	json_t *audit = NULL, *r = json_object(), *v;
+
+	if (o->audit && access(o->audit, F_OK) == 0) {
+		audit = json_load_file(o->audit, 0, &err);
+		if (!audit)
+			kf_die(2, "%s:%d: %s; it must be the config.json the audit wrote",
+			       o->audit, err.line, err.text);
+	}
+	json_object_set_new(r, "audit", o->audit ? json_string(o->audit) : json_null());
+	v = json_object_get(audit, "ok");
+	json_object_set_new(r, "ok", json_is_boolean(v) ? json_incref(v) : json_null());
+	v = json_object_get(audit, "errors");
+	json_object_set_new(r, "errors", json_is_array(v) ? json_incref(v) : json_array());
+	v = json_object_get(audit, "misses");
+	json_object_set_new(r, "misses", json_is_array(v) ? json_incref(v) : json_array());
+	json_decref(audit);
+	return r;
+}
+
+static json_t *load_record(const char *dir, const char *name)
+{
+	char *path = kf_xasprintf("%s/%s", dir, name);
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+
+	if (!j)
+		kf_warn("%s:%d: %s; left out of the boot comparison", path, err.line, err.text);
+	free(path);
+	return j;
+}
+
+static const char *str_member(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static void add_fact(json_t *facts, const char *key, json_t *old, json_t *now)
+{
+	json_t *e = json_object();
+
+	json_object_set_new(e, "fact", json_string(key));
+	json_object_set(e, "old", old ? old : json_null());
+	json_object_set(e, "new", now ? now : json_null());
+	json_array_append_new(facts, e);
+}
+
+/* The probe facts of two boot records that differ, or one lacks. */
+static json_t *facts_diff(json_t *ra, json_t *rb)
+{
+	json_t *facts = json_array(), *fa = json_object_get(ra, "facts"),
+	       *fb = json_object_get(rb, "facts");
+	void *it;
+
+	for (it = json_object_iter(fb); it; it = json_object_iter_next(fb, it)) {
+		const char *key = json_object_iter_key(it);
+		json_t *x = json_object_get(fa, key), *y = json_object_iter_value(it);
+
+		if (!json_equal(x, y))
+			add_fact(facts, key, x, y);
+	}
+	for (it = json_object_iter(fa); it; it = json_object_iter_next(fa, it))
+		if (!json_object_get(fb, json_object_iter_key(it)))
+			add_fact(facts, json_object_iter_key(it), json_object_iter_value(it), NULL);
+	return facts;
+}
+
+/* Verdict and probe facts of each CPU model booted on both trees. */
+static json_t *boot_diff(const struct opts *o)
+{
+	json_t *a = json_array();
+	struct dirent **names = NULL;
+	int i, n;
+
+	if (!o->old_boot || !o->new_boot)
+		return a;
+	n = scandir(o->new_boot, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+		char *oldpath = kf_xasprintf("%s/%s", o->old_boot, name);
+		int both = len > 5 && strcmp(name + len - 5, ".json") == 0 && access(oldpath, R_OK) == 0;
+		json_t *ra = both ? load_record(o->old_boot, name) : NULL;
+		json_t *rb = both ? load_record(o->new_boot, name) : NULL;
+
+		free(oldpath);
+		if (ra && rb) {
+			json_t *e = json_object();
+
+			json_object_set_new(e, "cpu", json_string(str_member(rb, "cpu")));
+			json_object_set_new(e, "old_verdict", json_string(str_member(ra, "verdict")));
+			json_object_set_new(e, "new_verdict", json_string(str_member(rb, "verdict")));
+			json_object_set_new(e, "facts", facts_diff(ra, rb));
+			json_array_append_new(a, e);
+		}
+		json_decref(ra);
+		json_decref(rb);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return a;
+}
+
+/* A boot comparison that shows anything: verdict or a fact differs. */
+static size_t boot_differences(json_t *boot)
+{
+	size_t i, n = 0;
+	json_t *e;
+
+	for (i = 0; i < json_array_size(boot) && (e = json_array_get(boot, i)); i++)
+		if (strcmp(str_member(e, "old_verdict"), str_member(e, "new_verdict")) != 0 ||
+		    json_array_size(json_object_get(e, "facts")))
+			n++;
+	return n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	if (kf_write_atomic(path, text, strlen(text)) < 0)
+		kf_die(2, "%s: %s", path, strerror(errno));
+}
+
+static void parse_args(struct opts *o, int argc, char **argv)
+{
+	static const struct { const char *name; size_t off; } opt[] = {
+#define OPT(n, f) { n, offsetof(struct opts, f) }
+		OPT("--srctree", srctree), OPT("--flavour", flavour), OPT("--old", old),
+		OPT("--carried", carried), OPT("--newprompts", newprompts), OPT("--json", json),
+		OPT("--undecided", undecided), OPT("--audit", audit), OPT("--old-boot", old_boot),
+		OPT("--new-boot", new_boot), OPT("--renames", renames),
+		OPT("--old-fragments", old_fragments),
+#undef OPT
+	};
+	int i;
+	size_t k;
+
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		for (k = 0; k < sizeof(opt) / sizeof(opt[0]); k++)
+			if (strcmp(argv[i], opt[k].name) == 0)
+				break;
+		if (k == sizeof(opt) / sizeof(opt[0]) || i + 1 >= argc)
+			usage();
+		*(const char **)((char *)o + opt[k].off) = argv[++i];
+	}
+	o->fragments = argv + i;
+	if (!o->srctree || !o->flavour || !o->old || !o->carried || !o->newprompts || !o->json)
+		usage();
+	if (!o->renames)
+		o->renames = "fragments/renames";
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct ctx c;
+	struct strbuf und = { 0 };
+	json_t *root, *np, *g, *ch, *sa, *boot, *counts;
+	char *kv, *text, *list, *tok, *save = NULL;
+	char **f;
+
+	kf_prog = "upgrade";
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	parse_args(&o, argc, argv);
+	c.o = &o;
+	kf_fragset_init(&c.old);
+	kf_fragset_init(&c.carried);
+	kf_fragset_init(&c.req);
+	kf_fragset_init(&c.oldreq);
+	read_config(&c.old, o.old, "--old");
+	read_config(&c.carried, o.carried, "--carried");
+	for (f = o.fragments; *f; f++)
+		kf_fragset_add(&c.req, *f, NULL);
+	list = kf_xstrdup(o.old_fragments ? o.old_fragments : "");
+	for (tok = strtok_r(list, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		kf_fragset_add(&c.oldreq, tok, NULL);
+	free(list);
+	/* A fragment problem is the audit's to report (section 4), not ours. */
+	renames_read(&c.renames, o.renames);
+	kv = tree_version(o.srctree);
+	kconfig_load(o.srctree, kv, o.carried);
+
+	sb_addf(&und, "# %s: new prompts of linux %s that no fragment decides (make upgrade write=1).\n"
+		"# Each value is what olddefconfig gives; review, then move the lines into fragments/.\n",
+		o.flavour, kv);
+	np = new_prompts(&c, &und);
+	g = gone(&c);
+	ch = changed(&c);
+	sa = stop_applying(&o);
+	boot = boot_diff(&o);
+
+	counts = json_object();
+	json_object_set_new(counts, "new_prompts", json_integer((json_int_t)json_array_size(np)));
+	json_object_set_new(counts, "undecided", json_integer((json_int_t)c.nundecided));
+	json_object_set_new(counts, "gone", json_integer((json_int_t)json_array_size(g)));
+	json_object_set_new(counts, "changed", json_integer((json_int_t)json_array_size(ch)));
+	json_object_set_new(counts, "stop_applying",
+			    json_integer((json_int_t)json_array_size(json_object_get(sa, "misses"))));
+	json_object_set_new(counts, "boot_differences", json_integer((json_int_t)boot_differences(boot)));
+
+	root = json_object();
+	json_object_set_new(root, "flavour", json_string(o.flavour));
+	json_object_set_new(root, "kernelversion", json_string(kv));
+	json_object_set_new(root, "old_config", json_string(o.old));
+	json_object_set_new(root, "carried_config", json_string(o.carried));
+	json_object_set_new(root, "counts", counts);
+	json_object_set_new(root, "new_prompts", np);
+	json_object_set_new(root, "gone", g);
+	json_object_set_new(root, "changed", ch);
+	json_object_set_new(root, "stop_applying", sa);
+	json_object_set_new(root, "boot", boot);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		kf_die(2, "%s: cannot encode the report (out of memory)", o.json);
+	{
+		char *buf = kf_xasprintf("%s\n", text);
+
+		write_text(o.json, buf);
+		free(buf);
+	}
+	free(text);
+	if (o.undecided)
+		write_text(o.undecided, und.s);
+	free(und.s);
+	free(kv);
+	renames_free(&c.renames);
+	kf_fragset_free(&c.old);
+	kf_fragset_free(&c.carried);
+	kf_fragset_free(&c.req);
+	kf_fragset_free(&c.oldreq);
+	return 0;
+}
