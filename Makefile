@@ -64,6 +64,7 @@ include config/config.mk
 include build/build.mk
 include boot/boot.mk
 include report/report.mk
+include bisect/bisect.mk
 include tests/tests.mk
 include bench/bench.mk
 include mk/help.mk

@@ -29,6 +29,7 @@ Configs:
   make menuconfig flavour=mpsc       edit a flavour's config (also nconfig, oldconfig)
   make savefragment flavour=mpsc     put those edits into the flavour's fragment
   make newflavour name=core2 cpu=MCORE2 model=core2   scaffold a new flavour
+  make bisect good=generic bad=mine cpu=qemu64   the config change that breaks a boot
 
 Checks:
   make check            all tests (unit, end to end); ends "N passed, N failed"
@@ -46,6 +47,7 @@ Variables:
   kver=6.1|6.12         kernel tree (default 6.1; now: $(kver))
   out=DIR               output directory (default ./out; now: $(out))
   cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
+  good= bad= on=...     bisect: flavours, and verdict|kunit:SUITE.CASE|fact:KEY
   jobs=N                make jobs (default nproc: $(jobs))
   wait=0                exit at once if another make holds out/ (default: wait)
   CCACHE=0              build without ccache
