@@ -18,8 +18,9 @@
  * WHAT the bisection follows: "verdict", "kunit:SUITE.CASE" or "fact:KEY";
  * by default the verdict, else the first KUnit case that differs. Each step
  * puts some of the differing values onto one side, runs olddefconfig, and
- * tests the result unless it equals the good or the bad config or a config
- * skipped before (a config tested before is not built again). A step whose
+ * tests the result unless it equals the good or the bad config or any
+ * config tested before (it is never built twice, and G and B only move
+ * towards each other). A step whose
  * build fails or whose value is neither the good nor the bad one is a skip:
  * the next split is tried, as git bisect skip does in ktest; ktest's
  * config_bisect would count it as good and could lose the culprit. It ends
@@ -444,6 +445,29 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 }
 
 /*
+ * olddefconfig of cfg (whose hash is in_hash), remembered by that hash in
+ * work/olddefconfig-<good>-<bad>/ (the two configs' hashes): a resumed
+ * bisection replays its splits in a moment.
+ */
+static void olddefconfig(const struct run *r, const char *cfg, const char *in_hash,
+			 const char *log)
+{
+	char *dir = kf_xasprintf("%s/olddefconfig-%.12s-%.12s", r->o.work, r->good0_hash,
+				 r->bad0_hash);
+	char *memo = kf_xasprintf("%s/%.16s", dir, in_hash);
+
+	if (copy_file(memo, cfg)) {
+		if (run_sh(r->o.cmd_olddefconfig, "", log, NULL))
+			kf_die(2, "olddefconfig failed; see %s", log);
+		mkdir_p(dir);
+		if (copy_file(cfg, memo))
+			kf_die(2, "%s: %s", memo, strerror(errno));
+	}
+	free(dir);
+	free(memo);
+}
+
+/*
  * Find the next config to test between G and B: write each candidate to
  * work/.config, olddefconfig it, and take the first that is neither G nor
  * B nor a skipped config. Returns 1 with *n, hash and the candidate's
@@ -458,19 +482,17 @@ static int next_config(struct run *r, const struct kconf *G, const struct kconf 
 	size_t start, len;
 
 	for (size_t i = 0; split_candidate(nd, i, &start, &len, from_bad); i++) {
-		const struct tested *t;
 		char *text = *from_bad ? kconf_with(B, G, diff + start, len)
 				       : kconf_with(G, B, diff + start, len);
 
-		if (kf_write_atomic(cfg, text, strlen(text)))
+		if (kf_write_atomic(cfg, text, strlen(text)) || kf_sha256_file(cfg, hash) < 0)
 			kf_die(2, "%s: %s", cfg, strerror(errno));
 		free(text);
-		if (run_sh(r->o.cmd_olddefconfig, "", log, NULL))
-			kf_die(2, "olddefconfig failed; see %s", log);
+		olddefconfig(r, cfg, hash, log);
 		if (kconf_read(n, cfg) || kf_sha256_file(cfg, hash) < 0)
 			kf_die(2, "%s: %s", cfg, strerror(errno));
-		t = find_tested(r, hash);
-		if (kconf_equal(n, G) || kconf_equal(n, B) || (t && !strcmp(t->outcome, "skip"))) {
+		/* Equal to good, bad or a config tested before: nothing new. */
+		if (kconf_equal(n, G) || kconf_equal(n, B) || find_tested(r, hash)) {
 			kconf_free(n);
 			continue;
 		}
@@ -489,10 +511,14 @@ static int next_config(struct run *r, const struct kconf *G, const struct kconf 
 	return 0;
 }
 
-static void step_line(json_t *step, const char *const *subset, size_t nsub, size_t nd,
-		      size_t left)
+static void step_line(json_t *step, size_t nd, size_t left)
 {
-	json_t *v = json_object_get(step, "value");
+	json_t *v = json_object_get(step, "value"), *sub = json_object_get(step, "subset");
+	size_t nsub = json_array_size(sub);
+	const char **subset = kf_xmalloc((nsub + 1) * sizeof(*subset));
+
+	for (size_t i = 0; i < nsub; i++)
+		subset[i] = json_string_value(json_array_get(sub, i));
 
 	printf("  BISECT  step %lld: %zu of %zu onto good (", (long long)json_integer_value(
 	       json_object_get(step, "step")), nsub, nd);
@@ -511,6 +537,7 @@ static void step_line(json_t *step, const char *const *subset, size_t nsub, size
 	printf("%s %s: %zu left\n", json_is_string(v) ? json_string_value(v) : "-",
 	       json_string_value(json_object_get(step, "outcome")), left);
 	fflush(stdout);
+	free(subset);
 }
 
 /* ---- the answer ------------------------------------------------------- */
@@ -591,13 +618,21 @@ static json_t *console_diff(const char *good_log, const char *bad_log)
 	return json_pack("{s:o, s:o}", "good", g, "bad", bd);
 }
 
+static const char *or_absent(const char *v)
+{
+	return v ? v : "absent";
+}
+
 static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 		   const struct kconf *B, const char *b_hash)
 {
 	const char **diff;
 	size_t nd = kconf_diff(G, B, &diff);
 	const struct tested *tg = find_tested(r, g_hash), *tb = find_tested(r, b_hash);
-	json_t *p = prompts(r, tb->config, diff, nd), *syms = json_array(), *culprits = json_array();
+	/* Then what only one side mentions: it came with those (ktest lists
+	 * them as well), e.g. a string whose bool was off in the good config. */
+	const struct kconf *sides[2] = { B, G };
+	json_t *p, *syms = json_array(), *culprits = json_array();
 	struct kf_fragset fs;
 	char *files = kf_xstrdup(r->o.fragments), *tok = NULL;
 	char *glog = kf_xasprintf("%s/%s.log", tg->dir, r->o.cpu);
@@ -605,6 +640,13 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 	json_t *con = console_diff(glog, blog), *line;
 	size_t i;
 
+	for (int k = 0; k < 2; k++)
+		for (i = 0; i < sides[k]->n; i++)
+			if (!kconf_get(sides[!k], sides[k]->sym[i].name)) {
+				diff = kf_xrealloc(diff, (nd + 1) * sizeof(*diff));
+				diff[nd++] = sides[k]->sym[i].name;
+			}
+	p = prompts(r, tb->config, diff, nd);
 	kf_fragset_init(&fs);
 	for (char *f = strtok_r(files, " ", &tok); f; f = strtok_r(NULL, " ", &tok))
 		kf_fragset_add(&fs, f, NULL);
@@ -619,14 +661,15 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 		int culprit = json_is_string(prompt);
 
 		json_array_append_new(syms, json_pack("{s:s, s:s, s:s, s:O, s:O, s:b, s:o}",
-			"symbol", diff[i], "good", kconf_get(G, diff[i]), "bad", kconf_get(B, diff[i]),
+			"symbol", diff[i], "good", or_absent(kconf_get(G, diff[i])),
+			"bad", or_absent(kconf_get(B, diff[i])),
 			"prompt", prompt ? prompt : json_null(),
 			"defined_at", json_object_get(pi, "defined_at") ? json_object_get(pi, "defined_at") : json_null(),
 			"culprit", culprit, "fragment", frag));
 		if (culprit)
 			json_array_append_new(culprits, json_string(diff[i]));
 		printf("  %-7s CONFIG_%s %s -> %s", culprit ? "culprit" : "follows", diff[i],
-		       kconf_get(G, diff[i]), kconf_get(B, diff[i]));
+		       or_absent(kconf_get(G, diff[i])), or_absent(kconf_get(B, diff[i])));
 		if (culprit)
 			printf(" \"%s\"", json_string_value(prompt));
 		else
@@ -823,7 +866,6 @@ int main(int argc, char **argv)
 	save(&r);
 
 	for (;;) {
-		const struct tested *t;
 		const char *outcome;
 		json_t *step, *old;
 		char *dir = NULL;
@@ -846,13 +888,8 @@ int main(int argc, char **argv)
 			if (!v || strcmp(v, kconf_get(&B, subset[i])) != 0)
 				json_array_append_new(json_object_get(step, "dropped"), json_string(subset[i]));
 		}
-		t = find_tested(&r, hash);
 		old = json_object_get(r.earlier, hash);
-		if (t) {
-			outcome = t->outcome;
-			json_object_set_new(step, "reused", json_string("before in this bisection"));
-			dir = t->dir ? kf_xstrdup(t->dir) : NULL;
-		} else if (old && json_is_string(json_object_get(old, "outcome"))) {
+		if (old && json_is_string(json_object_get(old, "outcome"))) {
 			const char *od = json_string_value(json_object_get(old, "record"));
 
 			outcome = json_string_value(json_object_get(old, "outcome"));
@@ -886,8 +923,7 @@ int main(int argc, char **argv)
 				free(sd);
 				free(cfg);
 			}
-			if (!find_tested(&r, hash))
-				add_tested(&r, hash, outcome, dir, keep);
+			add_tested(&r, hash, outcome, dir, keep);
 			free(keep);
 		}
 		if (!strcmp(outcome, "good")) {
@@ -905,7 +941,7 @@ int main(int argc, char **argv)
 		save(&r);
 		free(diff);
 		diff = NULL;
-		step_line(step, subset, nsub, nd, kconf_diff(&G, &B, &diff));
+		step_line(step, nd, kconf_diff(&G, &B, &diff));
 		free(diff);
 		free(subset);
 		free(dir);
