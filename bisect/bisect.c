@@ -475,7 +475,7 @@ static void olddefconfig(const struct run *r, const char *cfg, const char *in_ha
  */
 static int next_config(struct run *r, const struct kconf *G, const struct kconf *B,
 		       const char *const *diff, size_t nd, struct kconf *n, char hash[65],
-		       const char ***subset, size_t *nsub, int *from_bad)
+		       const char ***subset, size_t *nsub, int *from_bad, size_t *tried)
 {
 	char *cfg = kf_xasprintf("%s/.config", r->o.work);
 	char *log = kf_xasprintf("%s/olddefconfig.log", r->o.work);
@@ -496,6 +496,7 @@ static int next_config(struct run *r, const struct kconf *G, const struct kconf 
 			kconf_free(n);
 			continue;
 		}
+		*tried = i + 1;
 		/* The subset: the chunk onto G, or everything but it (onto B). */
 		*subset = kf_xmalloc(nd * sizeof(**subset));
 		*nsub = 0;
@@ -867,11 +868,12 @@ int main(int argc, char **argv)
 
 	for (;;) {
 		const char *outcome;
+		size_t tried = 0;
 		json_t *step, *old;
 		char *dir = NULL;
 
 		nd = kconf_diff(&G, &B, &diff);
-		if (!next_config(&r, &G, &B, diff, nd, &N, hash, &subset, &nsub, &from_bad)) {
+		if (!next_config(&r, &G, &B, diff, nd, &N, hash, &subset, &nsub, &from_bad, &tried)) {
 			free(diff);
 			break;
 		}
@@ -881,6 +883,7 @@ int main(int argc, char **argv)
 			"applied", having(&N, &B, diff, nd, subset, nsub, 1),
 			"dropped", json_array(), "moved", having(&N, &B, diff, nd, subset, nsub, 0),
 			"config_sha256", hash);
+		json_object_set_new(step, "splits_tried", json_integer((json_int_t)tried));
 		/* Subset symbols olddefconfig put back to good's value. */
 		for (size_t i = 0; i < nsub; i++) {
 			const char *v = kconf_get(&N, subset[i]);

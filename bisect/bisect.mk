@@ -39,19 +39,14 @@ bisect: export KF_BISECT_BOOT = $(tools)/boot-runner --kernel $(bisect_work)/arc
 bisect: MAKEOVERRIDES :=
 
 # Both boots first (the usual targets: config, build and boot as needed).
-# The first step's O= starts as a copy of the good flavour's build (not its
-# boot records, nor objtool, whose .cmd files name their directory), so
-# Kbuild's own dependency tracking makes every step an incremental build.
+# The first step's O= starts as a copy of the good flavour's build
+# (bisect/seed.sh), so Kbuild's own dependency tracking makes every step an
+# incremental build.
 .PHONY: bisect
 bisect: $$(kdir)/$$(good)/boot/$$(cpu).json $$(kdir)/$$(bad)/boot/$$(cpu).json \
-		$(tools)/kf-bisect $(ktools)/audit $(tools)/boot-runner $(initramfs)
+		$(tools)/kf-bisect $(ktools)/audit $(tools)/boot-runner $(initramfs) bisect/seed.sh
 	@mkdir -p $(kdir)/bisect
-	@if [ ! -f $(bisect_work)/.config ]; then \
-		rm -rf $(bisect_work).tmp && mkdir -p $(bisect_work).tmp && \
-		tar -C $(kdir)/$(good) --exclude=./boot --exclude=./tools/objtool \
-			--exclude='./build*' --exclude='./ccache*' --exclude='./config.*' -cf - . | \
-			tar -C $(bisect_work).tmp -xf - && \
-		rm -rf $(bisect_work) && mv $(bisect_work).tmp $(bisect_work); fi
+	@[ -f $(bisect_work)/.config ] || bisect/seed.sh $(kdir)/$(good) $(bisect_work)
 	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
 	@# the Kbuild that kf-bisect starts.
 	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/kf-bisect --good $(good) --bad $(bad) --cpu $(cpu) --kver $(kver) \

@@ -46,9 +46,7 @@ rm -rf "$k/$bad" "$k/bisect-$name" "$json"
 # generic built and booted (by the earlier tests, or here).
 check "generic is built and booted on qemu64" make boot flavour=generic out="$o"
 # The bad flavour's O= from generic's build: an incremental build.
-mkdir -p "$k/$bad"
-tar -C "$k/generic" --exclude=./boot --exclude='./build*' --exclude='./ccache*' \
-	--exclude='./config.*' -cf - . | tar -C "$k/$bad" -xf -
+check "the bad flavour's O= starts as a copy of generic's" bisect/seed.sh "$k/generic" "$k/$bad"
 
 # Refusals: same flavour twice; then (below) a value both boots share.
 check_fails "good= and bad= the same: refused" 2 'both generic' \
