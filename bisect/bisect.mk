@@ -12,8 +12,11 @@ ifneq ($(filter bisect,$(MAKECMDGOALS)),)
 ifeq ($(and $(good),$(bad),$(cpu)),)
 $(error usage: make bisect good=FLAVOUR bad=FLAVOUR cpu=MODEL [on=verdict|kunit:SUITE.CASE|fact:KEY]; flavours: $(all_flavours))
 endif
+# Checked once flavours.mk has been read (make restarts after making it).
+ifneq ($(all_flavours),)
 ifneq ($(filter-out $(all_flavours),$(good) $(bad)),)
 $(error unknown flavour '$(filter-out $(all_flavours),$(good) $(bad))'; valid: $(all_flavours) (flavours/*.flavour))
+endif
 endif
 ifeq ($(good),$(bad))
 $(error good= and bad= are both $(good): bisect two different flavours)

@@ -52,7 +52,8 @@ check "the bad flavour's O= starts as a copy of generic's" bisect/seed.sh "$k/ge
 check_fails "good= and bad= the same: refused" 2 'both generic' \
 	make bisect good=generic bad=generic cpu=qemu64 out="$o"
 
-# 1. Interrupted after its first step (SIGINT to the group, as Ctrl-C).
+# 1. Interrupted after its first step: SIGTERM to its process group (a
+# background job of a script ignores SIGINT, so not Ctrl-C's signal).
 setsid make -C "$co" out="$o" bisect good=generic bad=$bad cpu=qemu64 > "$kf_tmp/run1" 2>&1 &
 pid=$!
 pg=$pid
@@ -61,7 +62,7 @@ for _ in $(seq 1 1800); do
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 1
 done
-kill -INT -- "-$pg" 2>/dev/null
+kill -TERM -- "-$pg" 2>/dev/null
 wait "$pid"
 rc=$?
 sleep 1
@@ -101,9 +102,13 @@ check "make bisect a third time (valgrind): no build" mk bisect good=generic bad
 check_eq "third run: 0 builds" "$(jqv .builds_this_run)" 0
 check_eq "third run: same answer" "$(jqv '.result.culprits | join(" ")')" RD_GZIP
 
-# 4. A value both boots share: refused, the JSON of the bisection intact.
-check_fails "on=fact:uname.release (the same in both): refused" 2 \
-	'do not differ on qemu64 by fact:uname.release' mk bisect good=generic bad=$bad cpu=qemu64 on=fact:uname.release
-check_eq "the refusal left the JSON as it was" "$(jqv '.done')" true
+# 4. A value both boots share (a KUnit case neither has): refused, the
+# JSON of the bisection intact; an unknown flavour: refused by make.
+check_fails "on= a KUnit case both lack: refused" 2 \
+	'do not differ on qemu64 by kunit:x86_flavour.no_such_case \(both absent\)' \
+	mk bisect good=generic bad=$bad cpu=qemu64 on=kunit:x86_flavour.no_such_case
+check_eq "the refusal left the JSON as it was" "$(jqv '"\(.on) \(.done)"')" "verdict true"
+check_fails "an unknown flavour: refused" 2 "unknown flavour 'nope'" \
+	mk bisect good=generic bad=nope cpu=qemu64
 
 done_testing
