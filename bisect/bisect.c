@@ -641,6 +641,8 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 	json_t *con = console_diff(glog, blog), *line;
 	size_t i;
 
+	size_t nboth = nd;	/* diff[nboth..] only one side mentions */
+
 	for (int k = 0; k < 2; k++)
 		for (i = 0; i < sides[k]->n; i++)
 			if (!kconf_get(sides[!k], sides[k]->sym[i].name)) {
@@ -659,7 +661,9 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 		json_t *pi = json_object_get(p, diff[i]);
 		json_t *prompt = json_object_get(pi, "prompt");
 		json_t *frag = fragment_line(&fs, diff[i]);
-		int culprit = json_is_string(prompt);
+		/* A culprit can be set (it has a prompt) and both configs
+		 * have it; what only one has appears with the culprits. */
+		int culprit = json_is_string(prompt) && i < nboth;
 
 		json_array_append_new(syms, json_pack("{s:s, s:s, s:s, s:O, s:O, s:b, s:o}",
 			"symbol", diff[i], "good", or_absent(kconf_get(G, diff[i])),
@@ -673,6 +677,8 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 		       or_absent(kconf_get(G, diff[i])), or_absent(kconf_get(B, diff[i])));
 		if (culprit)
 			printf(" \"%s\"", json_string_value(prompt));
+		else if (i >= nboth)
+			printf(" (only one side has it: it comes with the above)");
 		else
 			printf(" (no prompt: set by defaults and selects)");
 		if (json_is_string(frag))
