@@ -65,6 +65,7 @@ include build/build.mk
 include boot/boot.mk
 include report/report.mk
 include upgrade/upgrade.mk
+include bisect/bisect.mk
 include tests/tests.mk
 include bench/bench.mk
 include mk/help.mk

@@ -4,6 +4,11 @@
  *
  *   audit --lint FRAGMENT...
  *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE] FRAGMENT...
+ *   audit --srctree SRC --config FINAL --prompts SYMBOL...
+ *
+ * --prompts prints a JSON object, for each SYMBOL (without CONFIG_): its
+ * first prompt (null when it has none: defaults and selects set it) and
+ * where it is defined; make bisect names its culprits with it.
  *
  * --lint checks the fragments alone (fragment.c): every line, and no symbol
  * set to two values unless the later line follows "# kflavour: override".
@@ -106,7 +111,8 @@ struct audit {
 static void usage(void)
 {
 	kf_die(2, "usage: audit --lint FRAGMENT...\n"
-	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE] FRAGMENT...");
+	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE] FRAGMENT...\n"
+	       "       audit --srctree SRC --config FINAL --prompts SYMBOL...");
 }
 
 /* ---- fragments/renames ---------------------------------------------- */
@@ -884,10 +890,52 @@ static void audit_free(struct audit *a)
 	free(a->kver);
 }
 
+/* --prompts: each symbol's first prompt and definition, as JSON on stdout. */
+static int print_prompts(char **names, int n)
+{
+	json_t *all = json_object();
+	char *text;
+
+	for (int i = 0; i < n; i++) {
+		struct symbol *sym = sym_find(names[i]);
+		struct menu **v, **m;
+		const char *prompt = NULL, *file = NULL;
+		int line = 0;
+
+		if (!known(sym)) {
+			json_object_set_new(all, names[i], json_null());
+			continue;
+		}
+		v = sym_menus(sym);
+		for (m = v; *m; m++) {
+			if (!file) {
+				file = MENU_FILE(*m);
+				line = (*m)->lineno;
+			}
+			if ((*m)->prompt && !prompt) {
+				prompt = (*m)->prompt->text;
+				file = MENU_FILE(*m);
+				line = (*m)->lineno;
+			}
+		}
+		free(v);
+		json_object_set_new(all, names[i], json_pack("{s:o, s:o}",
+			"prompt", prompt ? json_string(prompt) : json_null(),
+			"defined_at", file ? json_sprintf("%s:%d", file, line) : json_null()));
+	}
+	text = json_dumps(all, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(all);
+	if (!text)
+		kf_die(2, "cannot format JSON");
+	puts(text);
+	free(text);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct audit a;
-	int lint = 0, i, first, ok;
+	int lint = 0, prompts = 0, i, first, ok;
 	char *flavour;
 	size_t k;
 
@@ -904,6 +952,10 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(opt, "--lint") == 0) {
 			lint = 1;
+			continue;
+		}
+		if (strcmp(opt, "--prompts") == 0) {
+			prompts = 1;
 			continue;
 		}
 		if (i + 1 >= argc)
@@ -925,6 +977,17 @@ int main(int argc, char **argv)
 	if (lint ? (a.srctree || a.config || a.json || a.renames_path)
 		 : (!a.srctree || !a.config))
 		usage();
+	if (prompts) {
+		if (lint || a.json || a.renames_path)
+			usage();
+		if (access(a.config, R_OK) < 0)
+			kf_die(2, "--config %s: %s", a.config, strerror(errno));
+		tree_version(&a);
+		kconfig_load(&a);
+		ok = print_prompts(argv + first, argc - first);
+		audit_free(&a);
+		return ok;
+	}
 
 	for (i = first; i < argc; i++)
 		kf_fragset_add(&a.req, argv[i], NULL);

@@ -32,6 +32,7 @@ Configs:
   make upgrade from=6.1 to=6.12   what moving each flavour to the new tree does:
                         new prompts, gone, changed, stop applying, boot (docs/upgrade.md)
   make upgrade old=FILE name=NAME  the same for any config (plain or .xz)
+  make bisect good=generic bad=mine cpu=qemu64   the config change that breaks a boot
 
 Checks:
   make check            all tests (unit, end to end); ends "N passed, N failed"
@@ -49,6 +50,7 @@ Variables:
   kver=6.1|6.12         kernel tree (default 6.1; now: $(kver))
   out=DIR               output directory (default ./out; now: $(out))
   cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
+  good= bad= on=...     bisect: flavours, and verdict|kunit:SUITE.CASE|fact:KEY
   jobs=N                make jobs (default nproc: $(jobs))
   wait=0                exit at once if another make holds out/ (default: wait)
   CCACHE=0              build without ccache

@@ -8,7 +8,7 @@ o=$KF_OUT
 src61=$o/6.1/src
 
 # C files of the host tools (the kernel code lives only in patches/).
-mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c upgrade/*.c 2>/dev/null)
+mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c upgrade/*.c bisect/*.c 2>/dev/null)
 inc=(-D_GNU_SOURCE -I. -isystem "$src61/scripts/kconfig" -isystem "$o/6.1/kconfig/scripts/kconfig")
 
 # cppcheck takes -isystem directories as sources: give it -I and keep its

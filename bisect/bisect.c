@@ -1,0 +1,980 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kf-bisect - which config differences between a good and a bad flavour
+ * change their boot on one CPU model: ktest's config_bisect
+ * (tools/testing/ktest/config-bisect.pl) on kflavour's build and boot.
+ *
+ *   kf-bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
+ *             --good-recipe R --bad-recipe R --fragments "FILE..."
+ *             --work DIR --json FILE --src SRC --audit AUDIT [--on WHAT]
+ *
+ * The three commands it runs come from make, in the environment, each for
+ * /bin/sh -c (they carry make's Kbuild environment, build/build.mk):
+ *   KF_BISECT_OLDDEFCONFIG  olddefconfig of DIR/.config (DIR is Kbuild's O=)
+ *   KF_BISECT_BUILD         bzImage in DIR, incrementally
+ *   KF_BISECT_BOOT          the boot runner on DIR's bzImage; "$1" is the
+ *                           directory for its <cpu>.log and <cpu>.json
+ *
+ * WHAT the bisection follows: "verdict", "kunit:SUITE.CASE" or "fact:KEY";
+ * by default the verdict, else the first KUnit case that differs. Each step
+ * puts some of the differing values onto one side, runs olddefconfig, and
+ * tests the result unless it equals the good or the bad config or any
+ * config tested before (it is never built twice, and G and B only move
+ * towards each other). A step whose
+ * build fails or whose value is neither the good nor the bad one is a skip:
+ * the next split is tried, as git bisect skip does in ktest; ktest's
+ * config_bisect would count it as good and could lose the culprit. It ends
+ * when no split makes a new config: what still differs is the answer.
+ *
+ * Every step goes to the JSON file when it ends; a second run with the same
+ * inputs replays the same splits and takes each step's outcome from there
+ * (the replay only reruns olddefconfig), so an interrupted bisection goes
+ * on where it stopped. Exit 0 with an answer, 1 when the two flavours give
+ * the same result (nothing to bisect) or no split was testable, 2 on a
+ * usage or setup error.
+ */
+#include "split.h"
+#include "../config/fragment.h"
+#include "../report/report.h"
+#include "../lib/kf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CONSOLE	20	/* differing console lines kept per side */
+
+struct opts {
+	const char *good, *bad, *cpu, *kver, *good_dir, *bad_dir;
+	const char *good_recipe, *bad_recipe, *fragments, *work, *json;
+	const char *src, *audit, *on;
+	const char *cmd_olddefconfig, *cmd_build, *cmd_boot;
+};
+
+/* A config tested (or given): its hash, outcome and record directory. */
+struct tested {
+	char hash[65];
+	const char *outcome;	/* "good", "bad" or "skip" (static strings) */
+	char *dir;		/* holds <cpu>.log; NULL for a build failure */
+	char *config;		/* the .config file */
+};
+
+struct run {
+	struct opts o;
+	char *on;			/* what is compared */
+	char *good_value, *bad_value;
+	struct kconf good0, bad0;	/* the flavours' configs */
+	char good0_hash[65], bad0_hash[65];
+	struct tested *t;
+	size_t nt;
+	json_t *earlier;		/* steps of an earlier run, by config hash */
+	json_t *doc;			/* the JSON file being written */
+	json_t *steps;
+	double start;
+	int builds;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static json_t *seconds(double s)
+{
+	return json_real(round(s * 10) / 10);
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+/*
+ * Run argv with stdout and stderr into 'log' (NULL: inherited). Every other
+ * descriptor is inherited too: Kbuild keeps make's jobserver. A child that
+ * died of SIGINT, SIGTERM or SIGHUP (Ctrl-C reaches the whole group) ends
+ * this run the same way: the steps done are in the JSON file already.
+ */
+static int run_cmd(char *const argv[], const char *log, double *secs)
+{
+	double t0 = now();
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		kf_die(2, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (log) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+			if (fd < 0)
+				_exit(126);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			kf_die(2, "waitpid: %s", strerror(errno));
+	if (secs)
+		*secs = now() - t0;
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			fprintf(stderr, "kf-bisect: interrupted; the steps done are kept, run make bisect again to go on\n");
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+		return 128 + sig;
+	}
+	return WEXITSTATUS(status);
+}
+
+static int run_sh(const char *cmd, const char *arg, const char *log, double *secs)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)cmd, "sh", (char *)arg, NULL };
+
+	return run_cmd(argv, log, secs);
+}
+
+/* ---- boot records ----------------------------------------------------- */
+
+static json_t *load_record(const char *path, int must)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+
+	if (!j && must)
+		kf_die(2, "%s: %s; boot it first (make bisect boots both flavours)", path, err.text);
+	return j;
+}
+
+/* The value 'on' names in a boot record; malloc'ed. */
+static char *record_value(json_t *rec, const char *on)
+{
+	if (!strcmp(on, "verdict")) {
+		const char *v = json_string_value(json_object_get(rec, "verdict"));
+
+		return kf_xstrdup(v ? v : "none");
+	}
+	if (!strncmp(on, "fact:", 5)) {
+		const char *v = json_string_value(json_object_get(json_object_get(rec, "facts"), on + 5));
+
+		return kf_xstrdup(v ? v : "absent");
+	}
+	if (!strncmp(on, "kunit:", 6)) {
+		const char *dot = strchr(on + 6, '.');
+		json_t *res = json_object_get(json_object_get(rec, "ktap"), "results"), *r;
+		size_t i;
+
+		json_array_foreach(res, i, r) {
+			const char *suite = json_string_value(json_object_get(r, "suite"));
+			const char *name = json_string_value(json_object_get(r, "name"));
+
+			if (suite && name && dot && strlen(suite) == (size_t)(dot - on - 6) &&
+			    !strncmp(suite, on + 6, strlen(suite)) && !strcmp(name, dot + 1))
+				return kf_xstrdup(json_is_true(json_object_get(r, "ok")) ? "ok" : "not ok");
+		}
+		return kf_xstrdup("absent");
+	}
+	kf_die(2, "on=%s: want verdict, kunit:SUITE.CASE or fact:KEY", on);
+}
+
+/* on= not given: the verdict, else the first KUnit case that differs. */
+static char *choose_on(json_t *good, json_t *bad)
+{
+	json_t *sides[2] = { bad, good }, *r;
+	char *on = kf_xstrdup("verdict"), *g = record_value(good, on), *b = record_value(bad, on);
+	int same = !strcmp(g, b);
+	size_t i;
+
+	free(g);
+	free(b);
+	if (!same)
+		return on;
+	for (int s = 0; s < 2; s++) {
+		json_t *res = json_object_get(json_object_get(sides[s], "ktap"), "results");
+
+		json_array_foreach(res, i, r) {
+			free(on);
+			on = kf_xasprintf("kunit:%s.%s",
+					  json_string_value(json_object_get(r, "suite")),
+					  json_string_value(json_object_get(r, "name")));
+			g = record_value(good, on);
+			b = record_value(bad, on);
+			same = !strcmp(g, b);
+			free(g);
+			free(b);
+			if (!same)
+				return on;
+		}
+	}
+	free(on);
+	return NULL;
+}
+
+/* Facts the two records disagree on, for the refusal's hint. */
+static char *differing_facts(json_t *good, json_t *bad)
+{
+	struct strbuf sb = { 0 };
+	const char *key;
+	json_t *v, *gf = json_object_get(good, "facts");
+
+	sb_add(&sb, "");
+	json_object_foreach(json_object_get(bad, "facts"), key, v) {
+		const char *g = json_string_value(json_object_get(gf, key));
+
+		if (g && json_string_value(v) && strcmp(g, json_string_value(v)) != 0 &&
+		    strncmp(key, "uname.", 6) != 0)
+			sb_addf(&sb, "%s%s", sb.len ? ", " : "", key);
+	}
+	return sb.s;
+}
+
+/* ---- the JSON file ---------------------------------------------------- */
+
+static void save(struct run *r)
+{
+	char *text;
+	size_t len;
+
+	json_object_set_new(r->doc, "seconds_this_run", seconds(now() - r->start));
+	text = json_dumps(r->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	if (!text)
+		kf_die(2, "cannot format JSON");
+	len = strlen(text);
+	text = kf_xrealloc(text, len + 2);
+	strcpy(text + len, "\n");
+	if (kf_write_atomic(r->o.json, text, len + 1))
+		kf_die(2, "%s: %s", r->o.json, strerror(errno));
+	free(text);
+}
+
+static json_t *names_json(const char *const *names, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	return a;
+}
+
+/*
+ * Steps of an earlier run of the same bisection (same flavours, CPU, 'on'
+ * and configs), by config hash; an empty object when there is none.
+ */
+static json_t *load_earlier(const struct run *r)
+{
+	json_t *old = json_load_file(r->o.json, 0, NULL), *by = json_object(), *s;
+	static const char *const same[] = { "good", "bad", "cpu", "kver", "on",
+		"good_config_sha256", "bad_config_sha256" };
+	const char *mine[] = { r->o.good, r->o.bad, r->o.cpu, r->o.kver, r->on,
+		r->good0_hash, r->bad0_hash };
+	size_t i;
+
+	if (!old)
+		return by;
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const char *v = json_string_value(json_object_get(old, same[i]));
+
+		if (!v || strcmp(v, mine[i]) != 0) {
+			printf("  BISECT  %s is of other inputs (%s differs): starting over\n",
+			       r->o.json, same[i]);
+			json_decref(old);
+			return by;
+		}
+	}
+	json_array_foreach(json_object_get(old, "steps"), i, s) {
+		const char *h = json_string_value(json_object_get(s, "config_sha256"));
+
+		if (h)
+			json_object_set(by, h, s);
+	}
+	json_decref(old);
+	return by;
+}
+
+/* ---- steps ------------------------------------------------------------ */
+
+static const struct tested *find_tested(const struct run *r, const char *hash)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (!strcmp(r->t[i].hash, hash))
+			return &r->t[i];
+	return NULL;
+}
+
+static void add_tested(struct run *r, const char *hash, const char *outcome,
+		       const char *dir, const char *config)
+{
+	struct tested *t;
+
+	r->t = kf_xrealloc(r->t, (r->nt + 1) * sizeof(*r->t));
+	t = &r->t[r->nt++];
+	snprintf(t->hash, sizeof(t->hash), "%s", hash);
+	t->outcome = !strcmp(outcome, "good") ? "good" : !strcmp(outcome, "bad") ? "bad" : "skip";
+	t->dir = dir ? kf_xstrdup(dir) : NULL;
+	t->config = kf_xstrdup(config);
+}
+
+static void mkdir_p(const char *dir)
+{
+	char *d = kf_xstrdup(dir);
+
+	for (char *p = d + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(d, 0755);
+			*p = '/';
+		}
+	if (mkdir(d, 0755) && errno != EEXIST)
+		kf_die(2, "mkdir %s: %s", d, strerror(errno));
+	free(d);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *text = kf_read_file(from, &len);
+	int rc;
+
+	if (!text)
+		return -1;
+	rc = kf_write_atomic(to, text, len);
+	free(text);
+	return rc;
+}
+
+/* Symbols of names[] whose value in c is bad's (in_bad) or good's. */
+static json_t *having(const struct kconf *c, const struct kconf *side,
+		      const char *const *names, size_t n, const char *const *subset,
+		      size_t nsub, int in_subset)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v = kconf_get(c, names[i]), *want = kconf_get(side, names[i]);
+		int member = 0;
+
+		for (size_t j = 0; j < nsub; j++)
+			member |= !strcmp(subset[j], names[i]);
+		if (member == in_subset && v && want && !strcmp(v, want))
+			json_array_append_new(a, json_string(names[i]));
+	}
+	return a;
+}
+
+static void print_names(const char *const *names, size_t n)
+{
+	size_t shown = 0, width = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (width + strlen(names[i]) > 60)
+			break;
+		printf("%s%s", i ? " " : "", names[i]);
+		width += strlen(names[i]) + 1;
+		shown++;
+	}
+	if (shown < n)
+		printf(" +%zu", n - shown);
+}
+
+/* Build and boot the config in work/.config (hash h); returns the outcome. */
+static const char *test_config(struct run *r, const char *h, json_t *step, char **dirp)
+{
+	char *dir = kf_xasprintf("%s/steps/%.16s", r->o.work, h);
+	char *log = kf_xasprintf("%s/build.log", dir);
+	char *bootout = kf_xasprintf("%s/boot.out", dir);
+	char *recpath = kf_xasprintf("%s/%s.json", dir, r->o.cpu);
+	char *cfg = kf_xasprintf("%s/.config", r->o.work);
+	char *keep = kf_xasprintf("%s/config", dir);
+	const char *outcome;
+	double bs = 0, ts = 0;
+	int rc;
+
+	mkdir_p(dir);
+	if (copy_file(cfg, keep))
+		kf_die(2, "%s: %s", keep, strerror(errno));
+	unlink(recpath);
+	rc = run_sh(r->o.cmd_build, "", log, &bs);
+	r->builds++;
+	json_object_set_new(step, "build", json_string(rc ? "failed" : "ok"));
+	json_object_set_new(step, "build_seconds", seconds(bs));
+	json_object_set_new(step, "build_log", json_string(log));
+	*dirp = NULL;
+	if (rc) {
+		outcome = "skip";
+		json_object_set_new(step, "verdict", json_null());
+		json_object_set_new(step, "value", json_null());
+	} else {
+		rc = run_sh(r->o.cmd_boot, dir, bootout, &ts);
+		json_t *rec = rc == 0 || rc == 1 ? load_record(recpath, 0) : NULL;
+		if (!rec)
+			kf_die(2, "the boot of %s failed to run (exit %d); see %s", dir, rc, bootout);
+		char *v = record_value(rec, r->on);
+
+		outcome = !strcmp(v, r->good_value) ? "good" : !strcmp(v, r->bad_value) ? "bad" : "skip";
+		json_object_set_new(step, "boot_seconds", seconds(ts));
+		json_object_set(step, "verdict", json_object_get(rec, "verdict"));
+		json_object_set_new(step, "value", json_string(v));
+		json_object_set_new(step, "record", json_string(recpath));
+		free(v);
+		json_decref(rec);
+		*dirp = kf_xstrdup(dir);
+	}
+	free(dir);
+	free(log);
+	free(bootout);
+	free(recpath);
+	free(cfg);
+	free(keep);
+	return outcome;
+}
+
+/*
+ * olddefconfig of cfg (whose hash is in_hash), remembered by that hash in
+ * work/olddefconfig-<good>-<bad>/ (the two configs' hashes): a resumed
+ * bisection replays its splits in a moment.
+ */
+static void olddefconfig(const struct run *r, const char *cfg, const char *in_hash,
+			 const char *log)
+{
+	char *dir = kf_xasprintf("%s/olddefconfig-%.12s-%.12s", r->o.work, r->good0_hash,
+				 r->bad0_hash);
+	char *memo = kf_xasprintf("%s/%.16s", dir, in_hash);
+
+	if (copy_file(memo, cfg)) {
+		if (run_sh(r->o.cmd_olddefconfig, "", log, NULL))
+			kf_die(2, "olddefconfig failed; see %s", log);
+		mkdir_p(dir);
+		if (copy_file(cfg, memo))
+			kf_die(2, "%s: %s", memo, strerror(errno));
+	}
+	free(dir);
+	free(memo);
+}
+
+/*
+ * Find the next config to test between G and B: write each candidate to
+ * work/.config, olddefconfig it, and take the first that is neither G nor
+ * B nor a skipped config. Returns 1 with *n, hash and the candidate's
+ * subset (the symbols meant to take B's values), or 0 when none is left.
+ */
+static int next_config(struct run *r, const struct kconf *G, const struct kconf *B,
+		       const char *const *diff, size_t nd, struct kconf *n, char hash[65],
+		       const char ***subset, size_t *nsub, int *from_bad, size_t *tried)
+{
+	char *cfg = kf_xasprintf("%s/.config", r->o.work);
+	char *log = kf_xasprintf("%s/olddefconfig.log", r->o.work);
+	size_t start, len;
+
+	for (size_t i = 0; split_candidate(nd, i, &start, &len, from_bad); i++) {
+		char *text = *from_bad ? kconf_with(B, G, diff + start, len)
+				       : kconf_with(G, B, diff + start, len);
+
+		if (kf_write_atomic(cfg, text, strlen(text)) || kf_sha256_file(cfg, hash) < 0)
+			kf_die(2, "%s: %s", cfg, strerror(errno));
+		free(text);
+		olddefconfig(r, cfg, hash, log);
+		if (kconf_read(n, cfg) || kf_sha256_file(cfg, hash) < 0)
+			kf_die(2, "%s: %s", cfg, strerror(errno));
+		/* Equal to good, bad or a config tested before: nothing new. */
+		if (kconf_equal(n, G) || kconf_equal(n, B) || find_tested(r, hash)) {
+			kconf_free(n);
+			continue;
+		}
+		*tried = i + 1;
+		/* The subset: the chunk onto G, or everything but it (onto B). */
+		*subset = kf_xmalloc(nd * sizeof(**subset));
+		*nsub = 0;
+		for (size_t j = 0; j < nd; j++)
+			if ((j >= start && j < start + len) != *from_bad)
+				(*subset)[(*nsub)++] = diff[j];
+		free(cfg);
+		free(log);
+		return 1;
+	}
+	free(cfg);
+	free(log);
+	return 0;
+}
+
+static void step_line(json_t *step, size_t nd, size_t left)
+{
+	json_t *v = json_object_get(step, "value"), *sub = json_object_get(step, "subset");
+	size_t nsub = json_array_size(sub);
+	const char **subset = kf_xmalloc((nsub + 1) * sizeof(*subset));
+
+	for (size_t i = 0; i < nsub; i++)
+		subset[i] = json_string_value(json_array_get(sub, i));
+
+	printf("  BISECT  step %lld: %zu of %zu onto good (", (long long)json_integer_value(
+	       json_object_get(step, "step")), nsub, nd);
+	print_names(subset, nsub);
+	printf("), %zu kept; config %.12s: ",
+	       json_array_size(json_object_get(step, "applied")),
+	       json_string_value(json_object_get(step, "config_sha256")));
+	if (json_object_get(step, "reused"))
+		printf("tested %s, ", json_string_value(json_object_get(step, "reused")));
+	else if (!strcmp(json_string_value(json_object_get(step, "build")), "failed"))
+		printf("build failed (%s), ", json_string_value(json_object_get(step, "build_log")));
+	else
+		printf("built %.0f s, booted %.0f s, ",
+		       json_real_value(json_object_get(step, "build_seconds")),
+		       json_real_value(json_object_get(step, "boot_seconds")));
+	printf("%s %s: %zu left\n", json_is_string(v) ? json_string_value(v) : "-",
+	       json_string_value(json_object_get(step, "outcome")), left);
+	fflush(stdout);
+	free(subset);
+}
+
+/* ---- the answer ------------------------------------------------------- */
+
+/* "file:line: text" of the bad flavour's fragment line setting 'name'. */
+static json_t *fragment_line(const struct kf_fragset *fs, const char *name)
+{
+	const struct kf_setting *s = kf_fragset_find(fs, name);
+	char *text, *p;
+	json_t *j;
+	int line = 1;
+
+	if (!s)
+		return json_null();
+	text = kf_read_file(s->file, NULL);
+	if (!text)
+		return json_null();
+	for (p = text; *p && line < s->line; p++)
+		line += *p == '\n';
+	p[strcspn(p, "\n")] = '\0';
+	j = json_sprintf("%s:%d: %s", s->file, s->line, p);
+	free(text);
+	return j;
+}
+
+static json_t *prompts(const struct run *r, const char *config, const char *const *names, size_t n)
+{
+	char **argv = kf_xmalloc((n + 8) * sizeof(*argv));
+	char *out = kf_xasprintf("%s/prompts.json", r->o.work);
+	size_t k = 0;
+	json_t *j;
+
+	argv[k++] = (char *)r->o.audit;
+	argv[k++] = "--srctree";
+	argv[k++] = (char *)r->o.src;
+	argv[k++] = "--config";
+	argv[k++] = (char *)config;
+	argv[k++] = "--prompts";
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = (char *)names[i];
+	argv[k] = NULL;
+	if (run_cmd(argv, out, NULL))
+		kf_die(2, "%s --prompts failed; see %s", r->o.audit, out);
+	j = json_load_file(out, 0, NULL);
+	if (!j)
+		kf_die(2, "%s: not JSON", out);
+	free(argv);
+	free(out);
+	return j;
+}
+
+static json_t *console_diff(const char *good_log, const char *bad_log)
+{
+	char *a = kf_read_file(good_log, NULL), *b = kf_read_file(bad_log, NULL);
+	struct ld_log la, lb;
+	struct ld_diff d;
+	json_t *g = json_array(), *bd = json_array();
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return json_pack("{s:o, s:o}", "good", g, "bad", bd);
+	}
+	ld_log_parse(&la, a);
+	ld_log_parse(&lb, b);
+	ld_diff(&d, &la, &lb, 0);
+	for (size_t i = 0; i < d.n; i++) {
+		json_t *side = d.e[i].op == LD_DEL ? g : d.e[i].op == LD_ADD ? bd : NULL;
+
+		if (side && json_array_size(side) < MAX_CONSOLE)
+			json_array_append_new(side, json_string(d.e[i].text));
+	}
+	ld_diff_free(&d);
+	ld_log_free(&la);
+	ld_log_free(&lb);
+	free(a);
+	free(b);
+	return json_pack("{s:o, s:o}", "good", g, "bad", bd);
+}
+
+static const char *or_absent(const char *v)
+{
+	return v ? v : "absent";
+}
+
+static void answer(struct run *r, const struct kconf *G, const char *g_hash,
+		   const struct kconf *B, const char *b_hash)
+{
+	const char **diff;
+	size_t nd = kconf_diff(G, B, &diff);
+	const struct tested *tg = find_tested(r, g_hash), *tb = find_tested(r, b_hash);
+	/* Then what only one side mentions: it came with those (ktest lists
+	 * them as well), e.g. a string whose bool was off in the good config. */
+	const struct kconf *sides[2] = { B, G };
+	json_t *p, *syms = json_array(), *culprits = json_array();
+	struct kf_fragset fs;
+	char *files = kf_xstrdup(r->o.fragments), *tok = NULL;
+	char *glog = kf_xasprintf("%s/%s.log", tg->dir, r->o.cpu);
+	char *blog = kf_xasprintf("%s/%s.log", tb->dir, r->o.cpu);
+	json_t *con = console_diff(glog, blog), *line;
+	size_t i;
+
+	size_t nboth = nd;	/* diff[nboth..] only one side mentions */
+
+	for (int k = 0; k < 2; k++)
+		for (i = 0; i < sides[k]->n; i++)
+			if (!kconf_get(sides[!k], sides[k]->sym[i].name)) {
+				diff = kf_xrealloc(diff, (nd + 1) * sizeof(*diff));
+				diff[nd++] = sides[k]->sym[i].name;
+			}
+	p = prompts(r, tb->config, diff, nd);
+	kf_fragset_init(&fs);
+	for (char *f = strtok_r(files, " ", &tok); f; f = strtok_r(NULL, " ", &tok))
+		kf_fragset_add(&fs, f, NULL);
+	printf("  BISECT  %s -> %s on %s (%s: %s -> %s): %zu step%s, %d build%s this run\n",
+	       r->o.good, r->o.bad, r->o.cpu, r->on, r->good_value, r->bad_value,
+	       json_array_size(r->steps), json_array_size(r->steps) == 1 ? "" : "s",
+	       r->builds, r->builds == 1 ? "" : "s");
+	for (i = 0; i < nd; i++) {
+		json_t *pi = json_object_get(p, diff[i]);
+		json_t *prompt = json_object_get(pi, "prompt");
+		json_t *frag = fragment_line(&fs, diff[i]);
+		/* A culprit can be set (it has a prompt) and both configs
+		 * have it; what only one has appears with the culprits. */
+		int culprit = json_is_string(prompt) && i < nboth;
+
+		json_array_append_new(syms, json_pack("{s:s, s:s, s:s, s:O, s:O, s:b, s:o}",
+			"symbol", diff[i], "good", or_absent(kconf_get(G, diff[i])),
+			"bad", or_absent(kconf_get(B, diff[i])),
+			"prompt", prompt ? prompt : json_null(),
+			"defined_at", json_object_get(pi, "defined_at") ? json_object_get(pi, "defined_at") : json_null(),
+			"culprit", culprit, "fragment", frag));
+		if (culprit)
+			json_array_append_new(culprits, json_string(diff[i]));
+		printf("  %-7s CONFIG_%s %s -> %s", culprit ? "culprit" : "follows", diff[i],
+		       or_absent(kconf_get(G, diff[i])), or_absent(kconf_get(B, diff[i])));
+		if (culprit)
+			printf(" \"%s\"", json_string_value(prompt));
+		else if (i >= nboth)
+			printf(" (only one side has it: it comes with the above)");
+		else
+			printf(" (no prompt: set by defaults and selects)");
+		if (json_is_string(frag))
+			printf("\n          %s", json_string_value(frag));
+		printf("\n");
+	}
+	json_array_foreach(json_object_get(con, "good"), i, line) {
+		printf("  good    | %s\n", json_string_value(line));
+	}
+	json_array_foreach(json_object_get(con, "bad"), i, line) {
+		printf("  bad     | %s\n", json_string_value(line));
+	}
+	json_object_set_new(r->doc, "result", json_pack("{s:o, s:o, s:s, s:s, s:o}",
+		"symbols", syms, "culprits", culprits,
+		"good_config", tg->config, "bad_config", tb->config, "console", con));
+	kf_fragset_free(&fs);
+	json_decref(p);
+	free(files);
+	free(glog);
+	free(blog);
+	free(diff);
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+static void usage(void)
+{
+	kf_die(2, "usage: kf-bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
+	       "       --good-recipe R --bad-recipe R --fragments \"FILE...\" --work DIR --json FILE\n"
+	       "       --src SRC --audit AUDIT [--on verdict|kunit:SUITE.CASE|fact:KEY]\n"
+	       "       (commands: KF_BISECT_OLDDEFCONFIG, KF_BISECT_BUILD, KF_BISECT_BOOT)");
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "good", required_argument, NULL, 'g' },
+		{ "bad", required_argument, NULL, 'b' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "kver", required_argument, NULL, 'k' },
+		{ "good-dir", required_argument, NULL, 'G' },
+		{ "bad-dir", required_argument, NULL, 'B' },
+		{ "good-recipe", required_argument, NULL, 'r' },
+		{ "bad-recipe", required_argument, NULL, 'R' },
+		{ "fragments", required_argument, NULL, 'f' },
+		{ "work", required_argument, NULL, 'w' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "src", required_argument, NULL, 's' },
+		{ "audit", required_argument, NULL, 'a' },
+		{ "on", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g': o->good = optarg; break;
+		case 'b': o->bad = optarg; break;
+		case 'c': o->cpu = optarg; break;
+		case 'k': o->kver = optarg; break;
+		case 'G': o->good_dir = optarg; break;
+		case 'B': o->bad_dir = optarg; break;
+		case 'r': o->good_recipe = optarg; break;
+		case 'R': o->bad_recipe = optarg; break;
+		case 'f': o->fragments = optarg; break;
+		case 'w': o->work = optarg; break;
+		case 'j': o->json = optarg; break;
+		case 's': o->src = optarg; break;
+		case 'a': o->audit = optarg; break;
+		case 'o': o->on = *optarg ? optarg : NULL; break;
+		default: usage();
+		}
+	}
+	if (optind != argc || !o->good || !o->bad || !o->cpu || !o->kver || !o->good_dir ||
+	    !o->bad_dir || !o->good_recipe || !o->bad_recipe || !o->fragments || !o->work ||
+	    !o->json || !o->src || !o->audit)
+		usage();
+	o->cmd_olddefconfig = getenv("KF_BISECT_OLDDEFCONFIG");
+	o->cmd_build = getenv("KF_BISECT_BUILD");
+	o->cmd_boot = getenv("KF_BISECT_BOOT");
+	if (!o->cmd_olddefconfig || !o->cmd_build || !o->cmd_boot)
+		usage();
+}
+
+/* The boots of the steps use the bad recipe: both must boot alike. */
+static void same_boot_setup(const struct opts *o)
+{
+	static const enum kf_recipe_key keys[] = { KF_MEMORY, KF_SMP, KF_CMDLINE };
+	struct kf_recipe g, b;
+	char err[512];
+
+	if (kf_recipe_read(o->good_recipe, &g, err, sizeof(err)) ||
+	    kf_recipe_read(o->bad_recipe, &b, err, sizeof(err)))
+		kf_die(2, "%s", err);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(g.value[keys[i]], b.value[keys[i]]) != 0)
+			kf_die(1, "%s:%d and %s:%d: '%s' differs (%s, %s): the boots differ in more than the config, so bisecting the config cannot explain them; give both recipes the same %s",
+			       o->good_recipe, g.line[keys[i]], o->bad_recipe, b.line[keys[i]],
+			       kf_recipe_keys[keys[i]], g.value[keys[i]], b.value[keys[i]],
+			       kf_recipe_keys[keys[i]]);
+	kf_recipe_free(&g);
+	kf_recipe_free(&b);
+}
+
+static void read_flavour(const char *dir, const char *cpu, struct kconf *c, char hash[65],
+			 json_t **rec)
+{
+	char *cfg = kf_xasprintf("%s/.config", dir), *rp = kf_xasprintf("%s/boot/%s.json", dir, cpu);
+
+	if (kconf_read(c, cfg) || kf_sha256_file(cfg, hash) < 0)
+		kf_die(2, "%s: %s; make config first", cfg, strerror(errno));
+	*rec = load_record(rp, 1);
+	free(cfg);
+	free(rp);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r;
+	json_t *grec, *brec;
+	struct kconf G, B, N;
+	char g_hash[65], b_hash[65], hash[65];
+	const char **diff, **subset;
+	size_t nd, nsub;
+	int from_bad;
+
+	kf_prog = "kf-bisect";
+	memset(&r, 0, sizeof(r));
+	parse_args(argc, argv, &r.o);
+	r.start = now();
+	same_boot_setup(&r.o);
+	read_flavour(r.o.good_dir, r.o.cpu, &r.good0, r.good0_hash, &grec);
+	read_flavour(r.o.bad_dir, r.o.cpu, &r.bad0, r.bad0_hash, &brec);
+
+	r.on = r.o.on ? kf_xstrdup(r.o.on) : choose_on(grec, brec);
+	if (!r.on) {
+		char *facts = differing_facts(grec, brec);
+
+		kf_die(1, "%s and %s boot alike on %s (verdict %s, every KUnit case the same): nothing to bisect%s%s%s",
+		       r.o.good, r.o.bad, r.o.cpu, json_string_value(json_object_get(grec, "verdict")),
+		       *facts ? "; to follow a probe fact, name one with on=fact:KEY (these differ: " : "",
+		       facts, *facts ? ")" : "");
+	}
+	r.good_value = record_value(grec, r.on);
+	r.bad_value = record_value(brec, r.on);
+	if (!strcmp(r.good_value, r.bad_value))
+		kf_die(1, "%s and %s do not differ on %s by %s (both %s): nothing to bisect; boot records %s/boot/%s.json and %s/boot/%s.json",
+		       r.o.good, r.o.bad, r.o.cpu, r.on, r.good_value, r.o.good_dir, r.o.cpu,
+		       r.o.bad_dir, r.o.cpu);
+	nd = kconf_diff(&r.good0, &r.bad0, &diff);
+	if (!nd)
+		kf_die(1, "%s and %s boot differently on %s (%s: %s, %s) but their configs set no symbol differently: the difference is not in the config",
+		       r.o.good, r.o.bad, r.o.cpu, r.on, r.good_value, r.bad_value);
+
+	mkdir_p(r.o.work);
+	r.earlier = load_earlier(&r);
+	r.doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
+		"good", r.o.good, "bad", r.o.bad, "cpu", r.o.cpu, "kver", r.o.kver,
+		"on", r.on, "good_value", r.good_value, "bad_value", r.bad_value,
+		"good_config_sha256", r.good0_hash, "bad_config_sha256", r.bad0_hash,
+		"differences", json_array());
+	for (size_t i = 0; i < nd; i++)
+		json_array_append_new(json_object_get(r.doc, "differences"), json_pack("{s:s, s:s, s:s}",
+			"symbol", diff[i], "good", kconf_get(&r.good0, diff[i]),
+			"bad", kconf_get(&r.bad0, diff[i])));
+	r.steps = json_array();
+	json_object_set_new(r.doc, "steps", r.steps);
+	json_object_set_new(r.doc, "done", json_false());
+	printf("  BISECT  %s -> %s on %s: %s %s -> %s, %zu symbols differ\n", r.o.good, r.o.bad,
+	       r.o.cpu, r.on, r.good_value, r.bad_value, nd);
+	free(diff);
+	fflush(stdout);
+
+	{
+		char *gd = kf_xasprintf("%s/boot", r.o.good_dir), *bd = kf_xasprintf("%s/boot", r.o.bad_dir);
+		char *gc = kf_xasprintf("%s/.config", r.o.good_dir), *bc = kf_xasprintf("%s/.config", r.o.bad_dir);
+
+		add_tested(&r, r.good0_hash, "good", gd, gc);
+		add_tested(&r, r.bad0_hash, "bad", bd, bc);
+		free(gd);
+		free(bd);
+		free(gc);
+		free(bc);
+	}
+	G = r.good0;
+	B = r.bad0;
+	memset(&r.good0, 0, sizeof(r.good0));
+	memset(&r.bad0, 0, sizeof(r.bad0));
+	snprintf(g_hash, sizeof(g_hash), "%s", r.good0_hash);
+	snprintf(b_hash, sizeof(b_hash), "%s", r.bad0_hash);
+	save(&r);
+
+	for (;;) {
+		const char *outcome;
+		size_t tried = 0;
+		json_t *step, *old;
+		char *dir = NULL;
+
+		nd = kconf_diff(&G, &B, &diff);
+		if (!next_config(&r, &G, &B, diff, nd, &N, hash, &subset, &nsub, &from_bad, &tried)) {
+			free(diff);
+			break;
+		}
+		step = json_pack("{s:I, s:o, s:s, s:o, s:o, s:o, s:s}",
+			"step", (json_int_t)json_array_size(r.steps) + 1,
+			"subset", names_json(subset, nsub), "from", from_bad ? "bad" : "good",
+			"applied", having(&N, &B, diff, nd, subset, nsub, 1),
+			"dropped", json_array(), "moved", having(&N, &B, diff, nd, subset, nsub, 0),
+			"config_sha256", hash);
+		json_object_set_new(step, "splits_tried", json_integer((json_int_t)tried));
+		/* Subset symbols olddefconfig put back to good's value. */
+		for (size_t i = 0; i < nsub; i++) {
+			const char *v = kconf_get(&N, subset[i]);
+
+			if (!v || strcmp(v, kconf_get(&B, subset[i])) != 0)
+				json_array_append_new(json_object_get(step, "dropped"), json_string(subset[i]));
+		}
+		old = json_object_get(r.earlier, hash);
+		if (old && json_is_string(json_object_get(old, "outcome"))) {
+			const char *od = json_string_value(json_object_get(old, "record"));
+
+			outcome = json_string_value(json_object_get(old, "outcome"));
+			for (const char *k = "build\0build_seconds\0boot_seconds\0build_log\0verdict\0value\0record\0";
+			     *k; k += strlen(k) + 1)
+				if (json_object_get(old, k))
+					json_object_set(step, k, json_object_get(old, k));
+			json_object_set_new(step, "reused", json_string("in an earlier run"));
+			if (od) {
+				char *slash;
+
+				dir = kf_xstrdup(od);
+				slash = strrchr(dir, '/');
+				if (slash)
+					*slash = '\0';
+			}
+		} else {
+			outcome = test_config(&r, hash, step, &dir);
+		}
+		json_object_set_new(step, "outcome", json_string(outcome));
+		{
+			char *keep = kf_xasprintf("%s/steps/%.16s/config", r.o.work, hash);
+
+			if (access(keep, R_OK)) {
+				char *sd = kf_xasprintf("%s/steps/%.16s", r.o.work, hash);
+				char *cfg = kf_xasprintf("%s/.config", r.o.work);
+
+				mkdir_p(sd);
+				if (copy_file(cfg, keep))
+					kf_die(2, "%s: %s", keep, strerror(errno));
+				free(sd);
+				free(cfg);
+			}
+			add_tested(&r, hash, outcome, dir, keep);
+			free(keep);
+		}
+		if (!strcmp(outcome, "good")) {
+			kconf_free(&G);
+			G = N;
+			snprintf(g_hash, sizeof(g_hash), "%s", hash);
+		} else if (!strcmp(outcome, "bad")) {
+			kconf_free(&B);
+			B = N;
+			snprintf(b_hash, sizeof(b_hash), "%s", hash);
+		} else {
+			kconf_free(&N);
+		}
+		json_array_append_new(r.steps, step);
+		save(&r);
+		free(diff);
+		diff = NULL;
+		step_line(step, nd, kconf_diff(&G, &B, &diff));
+		free(diff);
+		free(subset);
+		free(dir);
+	}
+
+	answer(&r, &G, g_hash, &B, b_hash);
+	json_object_set_new(r.doc, "done", json_true());
+	json_object_set_new(r.doc, "builds_this_run", json_integer(r.builds));
+	save(&r);
+	printf("  BISECT  %.0f s this run; every step in %s\n", now() - r.start, r.o.json);
+
+	kconf_free(&G);
+	kconf_free(&B);
+	for (size_t i = 0; i < r.nt; i++) {
+		free(r.t[i].dir);
+		free(r.t[i].config);
+	}
+	free(r.t);
+	free(r.on);
+	free(r.good_value);
+	free(r.bad_value);
+	json_decref(r.earlier);
+	json_decref(r.doc);
+	json_decref(grec);
+	json_decref(brec);
+	return 0;
+}

@@ -1,0 +1,59 @@
+# bisect: which config differences between two flavours change their boot.
+#   make bisect good=F bad=G cpu=C [on=verdict|kunit:SUITE.CASE|fact:KEY]
+# -> $(kdir)/bisect/<good>-<bad>-<cpu>.json (every step and the answer);
+#    steps build in one O= directory, $(kdir)/bisect-<good>-<bad>-<cpu>
+#    (docs/bisect.md). kf-bisect (C) decides; make supplies the commands.
+
+$(eval $(call tool,kf-bisect,bisect/bisect.c bisect/split.c config/fragment.c \
+	report/logdiff.c lib/sha256.c,-ljansson -lcrypto -lm))
+$(tools)/kf-bisect: bisect/split.h config/fragment.h report/report.h
+
+ifneq ($(filter bisect,$(MAKECMDGOALS)),)
+ifeq ($(and $(good),$(bad),$(cpu)),)
+$(error usage: make bisect good=FLAVOUR bad=FLAVOUR cpu=MODEL [on=verdict|kunit:SUITE.CASE|fact:KEY]; flavours: $(all_flavours))
+endif
+# Checked once flavours.mk has been read (make restarts after making it).
+ifneq ($(all_flavours),)
+ifneq ($(filter-out $(all_flavours),$(good) $(bad)),)
+$(error unknown flavour '$(filter-out $(all_flavours),$(good) $(bad))'; valid: $(all_flavours) (flavours/*.flavour))
+endif
+endif
+ifeq ($(good),$(bad))
+$(error good= and bad= are both $(good): bisect two different flavours)
+endif
+endif
+
+bisect_name := $(good)-$(bad)-$(cpu)
+bisect_json := $(kdir)/bisect/$(bisect_name).json
+# One level below $(kdir), like every flavour's O=: ccache's base directory
+# then makes the same relative paths, and the steps hit the flavours' cache.
+bisect_work := $(kdir)/bisect-$(bisect_name)
+
+# The commands kf-bisect runs, each in /bin/sh -c, through the environment
+# (the Kbuild environment quotes too much for an argument): the same
+# kbuild_env as make build, so a step compiles exactly as a flavour does.
+bisect: export KF_BISECT_OLDDEFCONFIG = $(call kbuild_env,bisect-$(bisect_name)) \
+	$(MAKE) -s -C $(src) O=$(bisect_work) olddefconfig
+bisect: export KF_BISECT_BUILD = $(call kbuild_env,bisect-$(bisect_name)) \
+	$(MAKE) -C $(src) O=$(bisect_work) bzImage
+bisect: export KF_BISECT_BOOT = $(tools)/boot-runner --kernel $(bisect_work)/arch/x86/boot/bzImage \
+	--initrd $(initramfs) --recipe flavours/$(bad).flavour --cpu $(cpu) --models $(boot_models) \
+	--kver $(kver) --timeout $(boot_timeout) --hang-timeout $(hang_timeout) --quiet --out "$$1"
+bisect: MAKEOVERRIDES :=
+
+# Both boots first (the usual targets: config, build and boot as needed).
+# The first step's O= starts as a copy of the good flavour's build
+# (bisect/seed.sh), so Kbuild's own dependency tracking makes every step an
+# incremental build.
+.PHONY: bisect
+bisect: $$(kdir)/$$(good)/boot/$$(cpu).json $$(kdir)/$$(bad)/boot/$$(cpu).json \
+		$(tools)/kf-bisect $(ktools)/audit $(tools)/boot-runner $(initramfs) bisect/seed.sh
+	@mkdir -p $(kdir)/bisect
+	@[ -f $(bisect_work)/.config ] || bisect/seed.sh $(kdir)/$(good) $(bisect_work)
+	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
+	@# the Kbuild that kf-bisect starts.
+	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/kf-bisect --good $(good) --bad $(bad) --cpu $(cpu) --kver $(kver) \
+		--good-dir $(kdir)/$(good) --bad-dir $(kdir)/$(bad) \
+		--good-recipe flavours/$(good).flavour --bad-recipe flavours/$(bad).flavour \
+		--fragments '$($(bad)_fragment_files)' --on '$(on)' \
+		--work $(bisect_work) --json $(bisect_json) --src $(src) --audit $(ktools)/audit
