@@ -46,14 +46,29 @@ $(initramfs): $(tools)/kf-init $(ktools)/gen_init_cpio boot/boot.mk
 .PHONY: initramfs
 initramfs: $(initramfs)
 
+# Each CPU model's line of boot/cpu-models as a file of its own, rewritten
+# only when that line changes (the Kbuild 'filechk' idiom): editing one
+# model re-boots only the records of that model.
+model_stamp = $(kdir)/models/$(1).model
+.PHONY: kf-model-force
+$(kdir)/models/%.model: kf-model-force
+	@mkdir -p $(@D)
+	@sed -e 's/\#.*//' $(boot_models) | awk '$$1 == "$*"' > $@.tmp.$$$$; \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
+
+# The kernel a record boots is the bzImage, not build.stamp: a build that
+# Kbuild found up to date leaves bzImage alone and boots nothing again.
+# (Its empty recipe makes make look at its mtime after build.stamp's.)
+$(foreach f,$(all_flavours),$(eval $(kdir)/$(f)/arch/x86/boot/bzImage: $(kdir)/$(f)/build.stamp ;))
+
 # boot_record FLAVOUR CPU: one boot. The runner exits 0 when the verdict is
 # the expected one, 1 when not: then the record stays (for the summary,
 # results.ktap, junit.xml and the report) but is dated 1970, so the next make
 # boots again; other boots go on. Exit 2 (setup error) stops make.
 # The runner is order-only: changing it does not invalidate records.
 define boot_record
-$(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/build.stamp $(initramfs) \
-		flavours/$(1).flavour $(boot_models) | $(tools)/boot-runner
+$(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
+		flavours/$(1).flavour $(call model_stamp,$(2)) | $(tools)/boot-runner
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
 		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(2) \
 		--models $(boot_models) --kver $(kver) --out $(kdir)/$(1)/boot \
@@ -65,14 +80,29 @@ $(foreach f,$(all_flavours),$(foreach c,$(cpu_names),$(eval $(call boot_record,$
 boot_records   = $(foreach f,$(flavour),$(kdir)/$(f)/boot/$($(f)_cpu).json)
 matrix_cpus    = $(or $(cpu),$(cpu_names))
 matrix_records = $(foreach f,$(flavour),$(foreach c,$(matrix_cpus),$(kdir)/$(f)/boot/$(c).json))
+# The boots this make wants: 'make boot' each flavour on its own model;
+# every other stage (make, report, matrix, results) the whole matrix.
+want_records   = $(if $(filter boot,$(MAKECMDGOALS)),$(boot_records),$(matrix_records))
 
-# results.ktap and junit.xml cover every record found; the exit status only
-# the boots this make asked for.
-boot_results = shopt -s nullglob; $(tools)/boot-results --ktap $(kdir)/results.ktap \
-	--junit $(kdir)/junit.xml $(addprefix --check ,$(1)) $(kdir)/*/boot/*.json
+# results.ktap and junit.xml: targets of their own, rewritten when a boot
+# record they read was (re)made; they cover every record found, those of
+# this make and those earlier makes left.
+found_records := $(wildcard $(kdir)/*/boot/*.json)
+results_ktap  := $(kdir)/results.ktap
+junit_xml     := $(kdir)/junit.xml
+$(results_ktap): $$(sort $$(want_records) $(found_records)) | $(tools)/boot-results
+	@shopt -s nullglob; $(tools)/boot-results --ktap $@ $(kdir)/*/boot/*.json
+	@echo "  KTAP    $@"
+$(junit_xml): $$(sort $$(want_records) $(found_records)) | $(tools)/boot-results
+	@shopt -s nullglob; $(tools)/boot-results --junit $@ $(kdir)/*/boot/*.json
+	@echo "  JUNIT   $@"
 
-.PHONY: boot matrix
-boot: $$(boot_records) $(tools)/boot-results
-	@$(call boot_results,$(boot_records))
-matrix: $$(matrix_records) $(tools)/boot-results
-	@$(call boot_results,$(matrix_records))
+# The summary and exit status: only the boots this make asked for.
+boot_check = $(tools)/boot-results $(addprefix --check ,$(1))
+
+.PHONY: boot matrix results
+boot: $$(boot_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
+	@$(call boot_check,$(boot_records))
+matrix: $$(matrix_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
+	@$(call boot_check,$(matrix_records))
+results: $(results_ktap) $(junit_xml)
