@@ -85,15 +85,21 @@ matrix_records = $(foreach f,$(flavour),$(foreach c,$(matrix_cpus),$(kdir)/$(f)/
 want_records   = $(if $(filter boot,$(MAKECMDGOALS)),$(boot_records),$(matrix_records))
 
 # results.ktap and junit.xml: targets of their own, rewritten when a boot
-# record they read was (re)made; they cover every record found, those of
-# this make and those earlier makes left.
-found_records := $(wildcard $(kdir)/*/boot/*.json)
-results_ktap  := $(kdir)/results.ktap
-junit_xml     := $(kdir)/junit.xml
-$(results_ktap): $$(sort $$(want_records) $(found_records)) | $(tools)/boot-results
+# record this make wants was (re)made, or when any record under $(kdir) is
+# newer than they are (booted by an earlier make with other flavour=/cpu=).
+# They cover every record found. Only the wanted records are prerequisites:
+# a record of a flavour not selected is read, never remade.
+results_ktap := $(kdir)/results.ktap
+junit_xml    := $(kdir)/junit.xml
+records_newer = $(if $(wildcard $(1)),$(shell find $(kdir) -mindepth 3 -maxdepth 3 \
+	-path '*/boot/*.json' -newer $(1) -print -quit 2>/dev/null))
+.PHONY: kf-records-force
+$(results_ktap): $$(want_records) $(if $(call records_newer,$(results_ktap)),kf-records-force) \
+		| $(tools)/boot-results
 	@shopt -s nullglob; $(tools)/boot-results --ktap $@ $(kdir)/*/boot/*.json
 	@echo "  KTAP    $@"
-$(junit_xml): $$(sort $$(want_records) $(found_records)) | $(tools)/boot-results
+$(junit_xml): $$(want_records) $(if $(call records_newer,$(junit_xml)),kf-records-force) \
+		| $(tools)/boot-results
 	@shopt -s nullglob; $(tools)/boot-results --junit $@ $(kdir)/*/boot/*.json
 	@echo "  JUNIT   $@"
 

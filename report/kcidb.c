@@ -208,7 +208,6 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	char *path = kf_xasprintf("%s/build.json", dir), *p, *id;
 	json_t *bj = load(path), *b, *misc, *full;
 	const char *sha, *release;
-	struct dirent *e;
 	DIR *d;
 
 	free(path);
@@ -272,17 +271,19 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	if (d) {
 		char **names = NULL;
 		size_t n = 0;
+		const struct dirent *e;
 
 		while ((e = readdir(d))) {
 			size_t len = strlen(e->d_name);
 
-			if (len <= 5 || strcmp(e->d_name + len - 5, ".json") || e->d_name[0] == '.')
+			if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
 				continue;
 			names = kf_xrealloc(names, (n + 1) * sizeof(*names));
 			names[n++] = kf_xstrdup(e->d_name);
 		}
 		closedir(d);
-		qsort(names, n, sizeof(*names), by_name);
+		if (n)
+			qsort(names, n, sizeof(*names), by_name);
 		for (size_t i = 0; i < n; i++) {
 			add_boot(tests, kdir, flavour, id, names[i], sha);
 			free(names[i]);

@@ -28,7 +28,8 @@ report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours
 $(eval $(call tool,kf-kcidb,report/kcidb.c,-ljansson))
 kcidb_json := $(kdir)/kcidb.json
 kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
-$(kcidb_json): $$(sort $$(want_records) $(found_records)) | $(tools)/kf-kcidb
+$(kcidb_json): $$(want_records) $(if $(call records_newer,$(kcidb_json)),kf-records-force) \
+		| $(tools)/kf-kcidb
 	@$(tools)/kf-kcidb --kdir $(kdir) --kver $(kver) --compiler $(toolchain_stamp) \
 		--out $@ $(flavour)
 	@echo "  KCIDB   $@"

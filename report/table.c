@@ -157,8 +157,8 @@ static void fmt_bytes(char *buf, size_t len, long long v)
 {
 	if (v < 0)
 		snprintf(buf, len, "?");
-	else if (v >= 1024 * 1024 && v % (1024 * 1024) == 0)
-		snprintf(buf, len, "%lldM", v / (1024 * 1024));
+	else if (v >= 1024LL * 1024 && v % (1024LL * 1024) == 0)
+		snprintf(buf, len, "%lldM", v / (1024LL * 1024));
 	else if (v >= 1024 && v % 1024 == 0)
 		snprintf(buf, len, "%lldK", v / 1024);
 	else
@@ -199,9 +199,9 @@ static void share_text(char *out, const struct gdt_facts *g)
 /* The extra rows under a "boot <cpu>" row. */
 static void boot_detail(char *out, const struct boot *b, const char *what)
 {
-	char a[24], d[24], p[24];
-
 	if (!strncmp(what, "gdt:", 4)) {
+		char a[24], d[24];
+
 		if (b->gdt.align < 0) {
 			snprintf(out, CELL, "no probe");
 			return;
@@ -222,6 +222,8 @@ static void boot_detail(char *out, const struct boot *b, const char *what)
 			snprintf(out, CELL, "%ldc x %ldt, %s", b->cores, b->threads_per_core,
 				 b->idle ? b->idle : "idle ?");
 	} else {
+		char p[24];
+
 		fmt_bytes(p, sizeof(p), b->swiotlb_bytes);
 		snprintf(out, CELL, "%s%s%s, uc %s", b->swiotlb < 0 ? "?" : b->swiotlb ? "on" : "off",
 			 b->swiotlb > 0 && b->swiotlb_bytes > 0 ? " " : "",
