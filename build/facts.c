@@ -98,7 +98,9 @@ static long long code_bytes(const char *path, long long *span)
 	Elf *elf;
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	size_t shstrndx, text_ndx = 0;
-	long long sum = 0, text_sym = -1, etext_sym = -1;
+	long long sum = 0;
+	/* kernel addresses: unsigned, 0 when not found */
+	unsigned long long text_sym = 0, etext_sym = 0;
 	GElf_Shdr symsh = { 0 };
 
 	*span = -1;
@@ -137,17 +139,17 @@ static long long code_bytes(const char *path, long long *span)
 				continue;
 			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
 			if (name && !strcmp(name, "_text"))
-				text_sym = (long long)sym.st_value;
+				text_sym = sym.st_value;
 			else if (name && !strcmp(name, "_etext"))
-				etext_sym = (long long)sym.st_value;
+				etext_sym = sym.st_value;
 			if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx == text_ndx)
 				sum += (long long)sym.st_size;
 		}
 	} else {
 		sum = -1;
 	}
-	if (text_sym >= 0 && etext_sym > text_sym)
-		*span = etext_sym - text_sym;
+	if (text_sym && etext_sym > text_sym)
+		*span = (long long)(etext_sym - text_sym);
 	elf_end(elf);
 	close(fd);
 	return sum > 0 ? sum : -1;
@@ -176,6 +178,15 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 	prev = json_load_file(p, 0, &e);
 	free(p);
 	last = json_incref(json_object_get(prev, "last_full_build"));
+	/* A build.json from before this field: its own figures were a build's
+	 * (when it ran is unknown, so nothing can be said about builds alongside). */
+	if (!last && json_is_number(json_object_get(prev, "wall_seconds")) &&
+	    json_is_integer(json_object_get(prev, "objects")))
+		last = json_pack("{s:O, s:O, s:O, s:n, s:n}",
+				 "compiled", json_object_get(prev, "objects"),
+				 "wall_seconds", json_object_get(prev, "wall_seconds"),
+				 "cpu_seconds", json_object_get(prev, "cpu_seconds"),
+				 "started", "finished");
 	json_decref(prev);
 	return last ? last : json_null();
 }
