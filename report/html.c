@@ -451,7 +451,7 @@ static void runtime(struct strbuf *sb, const struct report *r)
 			text_td(sb, b->cpu);
 			text_td(sb, b->line_verdict);
 			sb_add(sb, "<td class=\"num\">");
-			if (g->line_compiled > 0 || b->cache_alignment > 0)
+			if (g->line_compiled > 0 && b->cache_alignment > 0)
 				sb_addf(sb, "%ld/%ld", g->line_compiled, b->cache_alignment);
 			else
 				missing(sb, "—");
