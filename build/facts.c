@@ -164,16 +164,19 @@ static long long code_bytes(const char *path, long long *span)
  * every object up to date), so its time is never replaced by a few seconds.
  */
 static json_t *last_full_build(const char *odir, long compiled, double wall,
-			       double cpu, long long started, long long finished)
+			       double cpu, long long started, long long finished,
+			       long warnings, json_t *wlines)
 {
 	char *p;
 	json_t *prev, *last;
 	json_error_t e;
 
+	/* Its warnings too: a no-op rebuild's log has none of them. */
 	if (compiled > 0)
-		return json_pack("{s:I, s:f, s:f, s:I, s:I}", "compiled", (json_int_t)compiled,
+		return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:O}", "compiled", (json_int_t)compiled,
 				 "wall_seconds", wall, "cpu_seconds", cpu,
-				 "started", (json_int_t)started, "finished", (json_int_t)finished);
+				 "started", (json_int_t)started, "finished", (json_int_t)finished,
+				 "warnings", (json_int_t)warnings, "warning_lines", wlines);
 	p = path_in(odir, ".build.json.prev");
 	prev = json_load_file(p, 0, &e);
 	free(p);
@@ -182,11 +185,12 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 	 * (when it ran is unknown, so nothing can be said about builds alongside). */
 	if (!last && json_is_number(json_object_get(prev, "wall_seconds")) &&
 	    json_is_integer(json_object_get(prev, "objects")))
-		last = json_pack("{s:O, s:O, s:O, s:n, s:n}",
+		last = json_pack("{s:O, s:O, s:O, s:n, s:n, s:O}",
 				 "compiled", json_object_get(prev, "objects"),
 				 "wall_seconds", json_object_get(prev, "wall_seconds"),
 				 "cpu_seconds", json_object_get(prev, "cpu_seconds"),
-				 "started", "finished");
+				 "started", "finished",
+				 "warnings", json_object_get(prev, "warnings"));
 	json_decref(prev);
 	return last ? last : json_null();
 }
@@ -421,7 +425,8 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "finished", finished >= 0 ? json_integer(finished) : json_null());
 	json_object_set_new(root, "compiled", json_integer(compiled));
 	json_object_set_new(root, "last_full_build", last_full_build(odir, compiled,
-			    round1(times.wall), round1(times.cpu), started, finished));
+			    round1(times.wall), round1(times.cpu), started, finished,
+			    warnings, wlines));
 	jcc = json_object();
 	json_object_set_new(jcc, "enabled", json_boolean(ccache_on));
 	json_object_set_new(jcc, "hits", json_integer(cc.hits));

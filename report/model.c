@@ -297,6 +297,20 @@ static void load_build(struct flavour *f, const char *dir)
 		f->full_started = jint(full, "started");
 		f->full_finished = jint(full, "finished");
 		f->full_compiled = (long)jint(full, "compiled");
+		/* After a no-op rebuild the warnings are the last full build's. */
+		if (f->compiled == 0 && json_is_integer(json_object_get(full, "warnings"))) {
+			f->warnings = (long)jint(full, "warnings");
+			for (size_t k = 0; k < f->nwarning_lines; k++)
+				free(f->warning_lines[k]);
+			f->nwarning_lines = 0;
+			json_array_foreach(json_object_get(full, "warning_lines"), i, v) {
+				if (!json_is_string(v))
+					continue;
+				f->warning_lines = kf_xrealloc(f->warning_lines, (f->nwarning_lines + 1) *
+							       sizeof(*f->warning_lines));
+				f->warning_lines[f->nwarning_lines++] = kf_xstrdup(json_string_value(v));
+			}
+		}
 	}
 	secs = json_object_get(j, "sections");
 	json_object_foreach(secs, key, v) {
