@@ -63,17 +63,20 @@ $(foreach f,$(all_flavours),$(eval $(kdir)/$(f)/arch/x86/boot/bzImage: $(kdir)/$
 
 # boot_record FLAVOUR CPU: one boot. The runner exits 0 when the verdict is
 # the expected one, 1 when not: then the record stays (for the summary,
-# results.ktap, junit.xml and the report) but is dated 1970, so the next make
-# boots again; other boots go on. Exit 2 (setup error) stops make.
+# results.ktap, junit.xml and the report, which it is newer than, so they
+# are rewritten) and <cpu>.retry beside it makes the next make boot it
+# again; other boots go on. Exit 2 (setup error) stops make.
 # The runner is order-only: changing it does not invalidate records.
 define boot_record
 $(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
-		flavours/$(1).flavour $(call model_stamp,$(2)) | $(tools)/boot-runner
+		flavours/$(1).flavour $(call model_stamp,$(2)) \
+		$(if $(wildcard $(kdir)/$(1)/boot/$(2).retry),kf-records-force) | $(tools)/boot-runner
+	@rm -f $(kdir)/$(1)/boot/$(2).retry
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
 		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(2) \
 		--models $(boot_models) --kver $(kver) --out $(kdir)/$(1)/boot \
 		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) \
-		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch -d @0 $$@; }
+		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch $(kdir)/$(1)/boot/$(2).retry; }
 endef
 $(foreach f,$(all_flavours),$(foreach c,$(cpu_names),$(eval $(call boot_record,$(f),$(c)))))
 
