@@ -46,33 +46,72 @@ $(initramfs): $(tools)/kf-init $(ktools)/gen_init_cpio boot/boot.mk
 .PHONY: initramfs
 initramfs: $(initramfs)
 
+# Each CPU model's line of boot/cpu-models as a file of its own, rewritten
+# only when that line changes (the Kbuild 'filechk' idiom): editing one
+# model re-boots only the records of that model.
+model_stamp = $(kdir)/models/$(1).model
+.PHONY: kf-model-force
+$(kdir)/models/%.model: kf-model-force
+	@mkdir -p $(@D)
+	@sed -e 's/\#.*//' $(boot_models) | awk '$$1 == "$*"' > $@.tmp.$$$$; \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
+
+# The kernel a record boots is the bzImage, not build.stamp: a build that
+# Kbuild found up to date leaves bzImage alone and boots nothing again.
+# (Its empty recipe makes make look at its mtime after build.stamp's.)
+$(foreach f,$(all_flavours),$(eval $(kdir)/$(f)/arch/x86/boot/bzImage: $(kdir)/$(f)/build.stamp ;))
+
 # boot_record FLAVOUR CPU: one boot. The runner exits 0 when the verdict is
 # the expected one, 1 when not: then the record stays (for the summary,
-# results.ktap, junit.xml and the report) but is dated 1970, so the next make
-# boots again; other boots go on. Exit 2 (setup error) stops make.
+# results.ktap, junit.xml and the report, which it is newer than, so they
+# are rewritten) and <cpu>.retry beside it makes the next make boot it
+# again; other boots go on. Exit 2 (setup error) stops make.
 # The runner is order-only: changing it does not invalidate records.
 define boot_record
-$(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/build.stamp $(initramfs) \
-		flavours/$(1).flavour $(boot_models) | $(tools)/boot-runner
+$(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
+		flavours/$(1).flavour $(call model_stamp,$(2)) \
+		$(if $(wildcard $(kdir)/$(1)/boot/$(2).retry),kf-records-force) | $(tools)/boot-runner
+	@rm -f $(kdir)/$(1)/boot/$(2).retry
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
 		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(2) \
 		--models $(boot_models) --kver $(kver) --out $(kdir)/$(1)/boot \
 		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) \
-		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch -d @0 $$@; }
+		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch $(kdir)/$(1)/boot/$(2).retry; }
 endef
 $(foreach f,$(all_flavours),$(foreach c,$(cpu_names),$(eval $(call boot_record,$(f),$(c)))))
 
 boot_records   = $(foreach f,$(flavour),$(kdir)/$(f)/boot/$($(f)_cpu).json)
 matrix_cpus    = $(or $(cpu),$(cpu_names))
 matrix_records = $(foreach f,$(flavour),$(foreach c,$(matrix_cpus),$(kdir)/$(f)/boot/$(c).json))
+# The boots this make wants: 'make boot' each flavour on its own model;
+# every other stage (make, report, matrix, results) the whole matrix.
+want_records   = $(if $(filter boot,$(MAKECMDGOALS)),$(boot_records),$(matrix_records))
 
-# results.ktap and junit.xml cover every record found; the exit status only
-# the boots this make asked for.
-boot_results = shopt -s nullglob; $(tools)/boot-results --ktap $(kdir)/results.ktap \
-	--junit $(kdir)/junit.xml $(addprefix --check ,$(1)) $(kdir)/*/boot/*.json
+# results.ktap and junit.xml: targets of their own, rewritten when a boot
+# record this make wants was (re)made, or when any record under $(kdir) is
+# newer than they are (booted by an earlier make with other flavour=/cpu=).
+# They cover every record found. Only the wanted records are prerequisites:
+# a record of a flavour not selected is read, never remade.
+results_ktap := $(kdir)/results.ktap
+junit_xml    := $(kdir)/junit.xml
+records_newer = $(if $(wildcard $(1)),$(shell find $(kdir) -mindepth 3 -maxdepth 3 \
+	-path '*/boot/*.json' -newer $(1) -print -quit 2>/dev/null))
+.PHONY: kf-records-force
+$(results_ktap): $$(want_records) $(if $(call records_newer,$(results_ktap)),kf-records-force) \
+		| $(tools)/boot-results
+	@shopt -s nullglob; $(tools)/boot-results --ktap $@ $(kdir)/*/boot/*.json
+	@echo "  KTAP    $@"
+$(junit_xml): $$(want_records) $(if $(call records_newer,$(junit_xml)),kf-records-force) \
+		| $(tools)/boot-results
+	@shopt -s nullglob; $(tools)/boot-results --junit $@ $(kdir)/*/boot/*.json
+	@echo "  JUNIT   $@"
 
-.PHONY: boot matrix
-boot: $$(boot_records) $(tools)/boot-results
-	@$(call boot_results,$(boot_records))
-matrix: $$(matrix_records) $(tools)/boot-results
-	@$(call boot_results,$(matrix_records))
+# The summary and exit status: only the boots this make asked for.
+boot_check = $(tools)/boot-results $(addprefix --check ,$(1))
+
+.PHONY: boot matrix results
+boot: $$(boot_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
+	@$(call boot_check,$(boot_records))
+matrix: $$(matrix_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
+	@$(call boot_check,$(matrix_records))
+results: $(results_ktap) $(junit_xml)

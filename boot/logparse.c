@@ -59,6 +59,7 @@ void kf_log_free(struct kf_log *log)
 	for (size_t i = 0; i < log->nr_results; i++) {
 		free(log->results[i].suite);
 		free(log->results[i].name);
+		free(log->results[i].directive);
 	}
 	free(log->results);
 	for (size_t i = 0; i < log->nr_facts; i++) {
@@ -140,8 +141,11 @@ static char *clean_line(const char *line)
 }
 
 static void add_result(struct kf_log *log, const char *suite, const char *name,
-		       int ok, int skipped)
+		       int ok, const char *directive)
 {
+	/* TAP: a TODO test is not expected to pass: not a failure either */
+	int skipped = directive && (!strncasecmp(directive, "skip", 4) ||
+				    !strncasecmp(directive, "todo", 4));
 	struct kf_ktap_result *r;
 
 	if (log->nr_results == log->cap_results) {
@@ -152,6 +156,7 @@ static void add_result(struct kf_log *log, const char *suite, const char *name,
 	r = &log->results[log->nr_results++];
 	r->suite = kf_xstrdup(suite);
 	r->name = kf_xstrdup(name);
+	r->directive = skipped ? kf_xstrdup(directive) : NULL;
 	r->ok = ok || skipped;
 	r->skipped = skipped;
 	if (skipped)
@@ -201,8 +206,8 @@ static void ktap_result(struct kf_log *log, const char *t, int indent)
 {
 	int ok = starts(t, "ok ");
 	const char *p = t + (ok ? 3 : 7), *hash;
-	char *name, *end;
-	int skipped = 0, closed = 0;
+	char *name, *end, *directive = NULL;
+	int closed = 0;
 
 	/* A result at a shallower indent than the open subtest closes it. */
 	while (log->nr_frames > 1 && log->frames[log->nr_frames - 1].indent > indent) {
@@ -229,8 +234,7 @@ static void ktap_result(struct kf_log *log, const char *t, int indent)
 
 		while (*d == ' ')
 			d++;
-		/* TAP: a TODO test is not expected to pass: not a failure */
-		skipped = !strncasecmp(d, "skip", 4) || !strncasecmp(d, "todo", 4);
+		directive = kf_xstrdup(d);
 		name[hash - name] = '\0';
 	}
 	end = name + strlen(name);
@@ -252,7 +256,8 @@ static void ktap_result(struct kf_log *log, const char *t, int indent)
 		strcat(full, ".");
 	}
 	strcat(full, name);
-	add_result(log, suite, full, ok, skipped);
+	add_result(log, suite, full, ok, directive);
+	free(directive);
 	free(full);
 	free(name);
 }

@@ -53,7 +53,8 @@ struct kf_ktap_result {
 	char *suite;		/* top-level subtest (suite) name, "" if none */
 	char *name;		/* test name; nested subtests joined with '.' */
 	int ok;			/* 1 ok (or skipped), 0 not ok */
-	int skipped;
+	int skipped;		/* a SKIP or TODO directive */
+	char *directive;	/* "SKIP why", "TODO why" as the line had it, or NULL */
 };
 
 struct kf_fact {

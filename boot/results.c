@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Bytes [p, p+n) of valid UTF-8 starting at p, or 0 if p starts a bad sequence. */
 static size_t utf8_len(const unsigned char *p)
@@ -92,6 +93,16 @@ static void put_ktap_name(struct strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		char c = *s == '#' || *s == '\n' || *s == '\r' ? '_' : *s;
+
+		sb_addn(b, &c, 1);
+	}
+}
+
+/* A directive's text: one line. */
+static void put_ktap_line(struct strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		char c = *s == '\n' || *s == '\r' ? ' ' : *s;
 
 		sb_addn(b, &c, 1);
 	}
@@ -187,15 +198,24 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 		sb_addf(&b, "    %s 1 verdict_is_%s\n", r->as_expected ? "ok" : "not ok", r->expected);
 		json_array_foreach(results, k, t) {
 			int ok = json_is_true(json_object_get(t, "ok"));
+			const char *dir = str(t, "directive", NULL);
 
+			/* The boot's own directive, as its console had it: a
+			 * TODO test is one that failed ("not ok ... # TODO"). */
+			if (dir && !strncasecmp(dir, "todo", 4))
+				ok = 0;
 			sb_addf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
 			put_ktap_name(&b, str(t, "suite", ""));
 			sb_add(&b, ".");
 			put_ktap_name(&b, str(t, "name", "?"));
-			/* A failure the boot was expected to show (test-fail
-			 * expected) is TAP's TODO: not counted against it. */
-			if (!ok && strcmp(r->expected, "pass") != 0)
+			if (dir) {
+				sb_add(&b, " # ");
+				put_ktap_line(&b, dir);
+			} else if (!ok && strcmp(r->expected, "pass") != 0) {
+				/* A failure the boot was expected to show (test-fail
+				 * expected) is TAP's TODO: not counted against it. */
 				sb_addf(&b, " # TODO the boot is expected to give %s", r->expected);
+			}
 			sb_add(&b, "\n");
 		}
 		sb_addf(&b, "%s %zu ", r->as_expected ? "ok" : "not ok", i + 1);

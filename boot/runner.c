@@ -223,10 +223,16 @@ static json_t *ktap_json(const struct kf_log *log)
 {
 	json_t *res = json_array();
 
-	for (size_t i = 0; i < log->nr_results; i++)
-		json_array_append_new(res, json_pack("{s:s, s:s, s:b}",
-			"suite", log->results[i].suite, "name", log->results[i].name,
-			"ok", log->results[i].ok));
+	for (size_t i = 0; i < log->nr_results; i++) {
+		const struct kf_ktap_result *r = &log->results[i];
+		json_t *t = json_pack("{s:s, s:s, s:b}", "suite", r->suite,
+				      "name", r->name, "ok", r->ok);
+
+		/* "SKIP why" / "TODO why": results.ktap writes it back */
+		if (r->directive)
+			json_object_set_new(t, "directive", json_string(r->directive));
+		json_array_append_new(res, t);
+	}
 	return json_pack("{s:i, s:i, s:i, s:o}", "passed", log->passed,
 			 "failed", log->failed, "skipped", log->skipped, "results", res);
 }
@@ -249,9 +255,18 @@ static json_t *warnings_json(const struct kf_log *log)
 	return w;
 }
 
+/*
+ * Seconds are rounded once, here, to 0.1 s: the record, the make line and
+ * the report all show this same value (docs/boot.md).
+ */
+static double round_tenth(double s)
+{
+	return round(s * 10) / 10;
+}
+
 static json_t *seconds(double s)
 {
-	return s < 0 ? json_null() : json_real(round(s * 100) / 100);
+	return s < 0 ? json_null() : json_real(round_tenth(s));
 }
 
 static void print_json(json_t *j)
@@ -781,7 +796,7 @@ int main(int argc, char **argv)
 	exited = 0;
 	if (pid > 0)
 		exited = watch(&b, pid, outfd, errfd, &o, &status);
-	wall = now() - b.start;
+	wall = round_tenth(now() - b.start);
 	if (pid > 0 && exited) {
 		if (WIFEXITED(status))
 			note(&b, KF_NOTE_EXIT "%d", WEXITSTATUS(status));

@@ -10,7 +10,7 @@
  * build.log (warnings; wall and CPU seconds from kf-progress's trailer),
  * include/config/kernel.release, arch/x86/boot/bzImage (size, SHA-256),
  * vmlinux (section sizes, with libelf; vmlinux.o for input sections the
- * linker script merges into others), init/.main.o.cmd (-march, -mtune as
+ * linker script merges into others; code bytes: the function symbols' sizes), init/.main.o.cmd (-march, -mtune as
  * gcc really got them), the kernel objects' .cmd files (how many objects the
  * kernel has), and ccache's stats log of this build (hits, misses). The JSON
  * is built with jansson and written atomically; then one line goes to
@@ -85,6 +85,115 @@ static int read_sections(const char *path, long long size[N_SECTIONS])
 	return 0;
 }
 
+/*
+ * Code bytes without the linker's padding: the .text section of x86-64
+ * vmlinux holds the entry text between two 2 MiB (PMD_SIZE) alignments, so
+ * its size moves in 2 MiB steps. The sum of the st_size of the function
+ * symbols (STT_FUNC) in .text, read from vmlinux's .symtab, moves with the
+ * code itself. *span gets _etext - _text (padding included) for reference.
+ */
+static long long code_bytes(const char *path, long long *span)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL, *symscn = NULL;
+	size_t shstrndx, text_ndx = 0;
+	long long sum = 0;
+	/* kernel addresses: unsigned, 0 when not found */
+	unsigned long long text_sym = 0, etext_sym = 0;
+	GElf_Shdr symsh = { 0 };
+
+	*span = -1;
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".text"))
+			text_ndx = elf_ndxscn(scn);
+		if (sh.sh_type == SHT_SYMTAB) {
+			symscn = scn;
+			symsh = sh;
+		}
+	}
+	if (symscn && text_ndx && symsh.sh_entsize) {
+		Elf_Data *data = elf_getdata(symscn, NULL);
+		size_t n = symsh.sh_size / symsh.sh_entsize;
+
+		for (size_t i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				continue;
+			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (name && !strcmp(name, "_text"))
+				text_sym = sym.st_value;
+			else if (name && !strcmp(name, "_etext"))
+				etext_sym = sym.st_value;
+			if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx == text_ndx)
+				sum += (long long)sym.st_size;
+		}
+	} else {
+		sum = -1;
+	}
+	if (text_sym && etext_sym > text_sym)
+		*span = (long long)(etext_sym - text_sym);
+	elf_end(elf);
+	close(fd);
+	return sum > 0 ? sum : -1;
+}
+
+/* The build's first warning lines, for the report (the count is separate). */
+#define MAX_WARNING_LINES 5
+
+/*
+ * The last build that compiled something, carried over from the previous
+ * build.json when this one compiled nothing (a no-op rebuild: Kbuild found
+ * every object up to date), so its time is never replaced by a few seconds.
+ */
+static json_t *last_full_build(const char *odir, long compiled, double wall,
+			       double cpu, long long started, long long finished,
+			       long warnings, json_t *wlines)
+{
+	char *p;
+	json_t *prev, *last;
+	json_error_t e;
+
+	/* Its warnings too: a no-op rebuild's log has none of them. */
+	if (compiled > 0)
+		return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:O}", "compiled", (json_int_t)compiled,
+				 "wall_seconds", wall, "cpu_seconds", cpu,
+				 "started", (json_int_t)started, "finished", (json_int_t)finished,
+				 "warnings", (json_int_t)warnings, "warning_lines", wlines);
+	p = path_in(odir, ".build.json.prev");
+	prev = json_load_file(p, 0, &e);
+	free(p);
+	last = json_incref(json_object_get(prev, "last_full_build"));
+	/* A build.json from before this field: its own figures were a build's
+	 * (when it ran is unknown, so nothing can be said about builds alongside). */
+	if (!last && json_is_number(json_object_get(prev, "wall_seconds")) &&
+	    json_is_integer(json_object_get(prev, "objects")))
+		last = json_pack("{s:O, s:O, s:O, s:n, s:n, s:O}",
+				 "compiled", json_object_get(prev, "objects"),
+				 "wall_seconds", json_object_get(prev, "wall_seconds"),
+				 "cpu_seconds", json_object_get(prev, "cpu_seconds"),
+				 "started", "finished",
+				 "warnings", json_object_get(prev, "warnings"));
+	json_decref(prev);
+	return last ? last : json_null();
+}
 
 /*
  * Kernel objects: ".X.o.cmd" files whose command defines __KERNEL__ (a CC
@@ -182,7 +291,10 @@ int main(int argc, char **argv)
 	long long sections[N_SECTIONS], bz_bytes;
 	struct kb_times times = { 0, 0, -1 };
 	struct kb_ccache cc = { 0, 0 };
-	long warnings = 0, objects;
+	long warnings = 0, objects, compiled = 0;
+	json_t *wlines = json_array();
+	long long code, span, started, finished;
+	struct stat lst;
 	json_t *root, *jcc, *jsec;
 	char *dump;
 	int have_flags;
@@ -229,8 +341,10 @@ int main(int argc, char **argv)
 
 		if (nl)
 			*nl = '\0';
-		if (kb_is_warning_line(l))
-			warnings++;
+		if (kb_is_warning_line(l) && warnings++ < MAX_WARNING_LINES)
+			json_array_append_new(wlines, json_string(l));
+		if (kb_is_object_line(l))
+			compiled++;
 		if (strncmp(l, KB_TRAILER, strlen(KB_TRAILER)) == 0) {
 			struct kb_times t;
 
@@ -240,6 +354,9 @@ int main(int argc, char **argv)
 		l = nl ? nl + 1 : NULL;
 	}
 	free(text);
+	/* build.log's last write is the trailer: when Kbuild ended. */
+	finished = stat(p, &lst) == 0 ? (long long)lst.st_mtime : -1;
+	started = finished >= 0 ? finished - (long long)(times.wall + 0.5) : -1;
 	free(p);
 	if (times.exit_status != 0)
 		kf_die(2, "%s/build.log does not record a successful build", odir);
@@ -273,6 +390,9 @@ int main(int argc, char **argv)
 	p = path_in(odir, "vmlinux.o");
 	read_sections(p, sections);
 	free(p);
+	p = path_in(odir, "vmlinux");
+	code = code_bytes(p, &span);
+	free(p);
 
 	/* the compiler flags of a real compile */
 	p = path_in(odir, FLAGS_FROM);
@@ -301,6 +421,12 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "release", str_or_null(release));
 	json_object_set_new(root, "wall_seconds", json_real(round1(times.wall)));
 	json_object_set_new(root, "cpu_seconds", json_real(round1(times.cpu)));
+	json_object_set_new(root, "started", started >= 0 ? json_integer(started) : json_null());
+	json_object_set_new(root, "finished", finished >= 0 ? json_integer(finished) : json_null());
+	json_object_set_new(root, "compiled", json_integer(compiled));
+	json_object_set_new(root, "last_full_build", last_full_build(odir, compiled,
+			    round1(times.wall), round1(times.cpu), started, finished,
+			    warnings, wlines));
 	jcc = json_object();
 	json_object_set_new(jcc, "enabled", json_boolean(ccache_on));
 	json_object_set_new(jcc, "hits", json_integer(cc.hits));
@@ -308,6 +434,7 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "ccache", jcc);
 	json_object_set_new(root, "distcc_hosts", str_or_null(distcc));
 	json_object_set_new(root, "warnings", json_integer(warnings));
+	json_object_set_new(root, "warning_lines", wlines);
 	json_object_set_new(root, "objects", int_or_null(objects));
 	json_object_set_new(root, "bzimage_bytes", json_integer(bz_bytes));
 	json_object_set_new(root, "bzimage_sha256", json_string(sha));
@@ -315,6 +442,8 @@ int main(int argc, char **argv)
 	for (size_t s = 0; s < N_SECTIONS; s++)
 		json_object_set_new(jsec, section_names[s], int_or_null(sections[s]));
 	json_object_set_new(root, "sections", jsec);
+	json_object_set_new(root, "code_bytes", int_or_null(code));
+	json_object_set_new(root, "text_span_bytes", int_or_null(span));
 	json_object_set_new(root, "march", str_or_null(march));
 	json_object_set_new(root, "mtune", str_or_null(mtune));
 	json_object_set_new(root, "flags_from", have_flags ? json_string(FLAGS_FROM) : json_null());

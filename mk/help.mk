@@ -8,13 +8,17 @@ define help_text
 kflavour - pick, build, boot and compare x86-64 kernel flavours
 
 Pipeline (each target runs the stages before it):
-  make                  all flavours: tree, config, build, boot, report
+  make                  all flavours: tree, config, build, every flavour on every
+                        CPU model (the matrix), results, report
   make flavour=mpsc     the same for one flavour (several: flavour="k8 mpsc")
   make tree             extract $(tarball) and apply patches/$(kver)/series
   make config           merge fragments into out/<kver>/<flavour>/.config and audit it
   make build            build bzImage for each flavour (one jobserver)
-  make boot             boot each flavour in QEMU on its own CPU model
+  make boot             boot each flavour in QEMU on its own CPU model (quick)
   make matrix           boot each flavour on every CPU model (cpu= limits)
+  make results          out/<kver>/results.ktap and junit.xml from the boot records
+  make kcidb            out/<kver>/kcidb.json (KernelCI KCIDB 5.3) of builds and boots
+  make check-kcidb      validate kcidb.json against ../shared/kcidb/ (kcidb_schema=)
   make report           comparison table, report.json and report.html
   make report-only      the report from what out/ has now, running no stage
   make report-png       screenshot of report.html (headless Chromium)

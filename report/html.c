@@ -58,6 +58,10 @@ static const char css[] =
 "th{font-weight:600;color:#424a53;background:#f6f8fa}\n"
 "td.k{color:#57606a;white-space:nowrap;width:150px}\n"
 "td.num,th.num{font-variant-numeric:tabular-nums}\n"
+"table.runtime td,table.runtime th{font-size:12.5px;padding:3px 6px}\n"
+"table.pair td{border:0;padding:0 6px 0 0}\n"
+"td.share{color:#cf222e;font-weight:600}\n"
+"code.warn{font-size:11.5px;color:#9a6700;white-space:pre-wrap}\n"
 "code,.mono,pre{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12.5px}\n"
 ".missing{color:#8c959f;font-style:italic}\n"
 ".delta{font-size:12px;margin-left:6px;padding:0 5px;border-radius:4px;background:#eef1f4;color:#57606a}\n"
@@ -210,6 +214,8 @@ static void size_td(struct strbuf *sb, const struct report *r, size_t i,
 	sb_add(sb, "</td>");
 }
 
+static void code_td(struct strbuf *sb, const struct report *r, size_t i);
+
 static void flavour_table(struct strbuf *sb, const struct report *r)
 {
 	sb_add(sb, "<section id=\"flavours\"><h2>Flavours</h2>"
@@ -314,16 +320,179 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		for (size_t i = 0; i < r->nfl; i++)
 			size_td(sb, r, i, secs[s], "not built");
 	}
+	sb_add(sb, "</tr>\n<tr><td class=\"k\">code bytes</td>");
+	for (size_t i = 0; i < r->nfl; i++)
+		code_td(sb, r, i);
 	sb_add(sb, "</tr>\n<tr><td class=\"k\">build seconds</td>");
 	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *f = &r->fl[i];
+
 		sb_add(sb, "<td class=\"num\">");
-		if (isnan(r->fl[i].build_seconds))
-			missing(sb, r->fl[i].has_build ? "—" : "not built");
-		else
-			sb_addf(sb, "%.1f", r->fl[i].build_seconds);
+		if (!isnan(f->full_wall)) {
+			sb_addf(sb, "%.1f wall, %.1f CPU", f->full_wall, f->full_cpu);
+			if (f->alongside >= 0)
+				sb_addf(sb, " <span class=\"missing\">(%ld other build%s "
+					"alongside)</span>", f->alongside, f->alongside == 1 ? "" : "s");
+			if (f->compiled == 0)
+				sb_add(sb, " <span class=\"missing\">(the last build since "
+					   "was a no-op)</span>");
+		} else if (isnan(f->build_seconds)) {
+			missing(sb, f->has_build ? "—" : "not built");
+		} else {
+			sb_addf(sb, "%.1f wall", f->build_seconds);
+		}
 		sb_add(sb, "</td>");
 	}
-	sb_add(sb, "</tr></table></section>\n");
+	sb_add(sb, "</tr>\n<tr><td class=\"k\">build warnings</td>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *f = &r->fl[i];
+
+		sb_add(sb, "<td>");
+		if (f->warnings < 0) {
+			missing(sb, f->has_build ? "—" : "not built");
+		} else {
+			sb_addf(sb, "%ld", f->warnings);
+			for (size_t k = 0; k < f->nwarning_lines; k++) {
+				sb_add(sb, "<br><code class=\"warn\">");
+				esc(sb, f->warning_lines[k]);
+				sb_add(sb, "</code>");
+			}
+		}
+		sb_add(sb, "</td>");
+	}
+	sb_add(sb, "</tr></table><p class=\"note\"><b>code bytes</b>: the sizes of the "
+		   "function symbols in <code>.text</code> (vmlinux's symbol table), which "
+		   "<code>.text</code>'s own size hides: the linker aligns the entry text "
+		   "to 2 MiB inside it. <b>build seconds</b>: the last build that compiled "
+		   "objects (a no-op rebuild keeps it), wall and CPU time, and how many "
+		   "other flavours' builds shared the machine meanwhile.</p></section>\n");
+}
+
+static void code_td(struct strbuf *sb, const struct report *r, size_t i)
+{
+	long long ref = -1, v = r->fl[i].code_bytes;
+
+	for (size_t k = 0; k < r->nfl; k++)
+		if (r->fl[k].code_bytes >= 0) {
+			ref = k == i ? -1 : r->fl[k].code_bytes;
+			break;
+		}
+	sb_add(sb, "<td class=\"num\">");
+	if (v < 0) {
+		missing(sb, r->fl[i].has_build ? "—" : "not built");
+	} else {
+		sb_addf(sb, "%lld", v);
+		if (ref >= 0) {
+			char d[32];
+
+			fmt_delta(d, sizeof(d), v - ref);
+			sb_addf(sb, "<span class=\"delta%s\">", v > ref ? " up" : v < ref ? " down" : "");
+			esc(sb, d);
+			sb_add(sb, "</span>");
+		}
+	}
+	sb_add(sb, "</td>");
+}
+
+static void tri_td(struct strbuf *sb, int v)
+{
+	sb_add(sb, v < 0 ? "<td class=\"missing\">—</td>" :
+		   v ? "<td class=\"share\">yes</td>" : "<td>no</td>");
+}
+
+static void num_td(struct strbuf *sb, long long v)
+{
+	if (v < 0)
+		sb_add(sb, "<td class=\"num missing\">—</td>");
+	else
+		sb_addf(sb, "<td class=\"num\">%lld</td>", v);
+}
+
+static void text_td(struct strbuf *sb, const char *s)
+{
+	if (!s) {
+		sb_add(sb, "<td class=\"missing\">—</td>");
+		return;
+	}
+	sb_add(sb, "<td>");
+	esc(sb, s);
+	sb_add(sb, "</td>");
+}
+
+/* Per flavour x model: what the probe and the guest's sysfs measured. */
+static void runtime(struct strbuf *sb, const struct report *r)
+{
+	sb_add(sb, "<section id=\"runtime\"><h2>Run-time facts</h2><p class=\"note\">"
+		   "What the in-kernel probe and the guest's sysfs reported on each boot. "
+		   "<b>GDT</b>: the smallest alignment of a CPU's GDT, the distance between "
+		   "two CPUs' GDTs, GDT size and the limit read back with SGDT. "
+		   "<b>Could share a line</b> at the kernel's compiled line "
+		   "(<code>L1_CACHE_BYTES</code>) and at the CPU's "
+		   "(<code>cache_alignment</code>): two GDTs when they are less than a line "
+		   "apart; a GDT and other hot data when the GDT may start or end inside a "
+		   "line. <b>Threads per core</b> from "
+		   "<code>thread_siblings_list</code>. The microcode revision is the one the "
+		   "guest kernel read; under QEMU it is the emulated model's.</p>"
+		   "<table class=\"runtime\"><tr><th>flavour</th><th>CPU model</th>"
+		   "<th>line</th><th>kernel/CPU line</th><th>GDT align</th><th>GDT distance</th>"
+		   "<th>size/limit</th><th>2 GDTs share (kernel/CPU line)</th>"
+		   "<th>GDT + data share (kernel/CPU line)</th><th>cores x threads/core</th>"
+		   "<th>idle</th><th>SWIOTLB</th><th>pool bytes</th><th>microcode</th></tr>\n");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *f = &r->fl[i];
+
+		for (size_t k = 0; k < f->nboots; k++) {
+			const struct boot *b = &f->boots[k];
+			const struct gdt_facts *g = &b->gdt;
+
+			sb_addf(sb, "<tr><td><span class=\"fl c%zu\"></span>", i % NCOLOURS);
+			esc(sb, f->name);
+			sb_add(sb, "</td>");
+			text_td(sb, b->cpu);
+			text_td(sb, b->line_verdict);
+			sb_add(sb, "<td class=\"num\">");
+			if (g->line_compiled > 0 && b->cache_alignment > 0)
+				sb_addf(sb, "%ld/%ld", g->line_compiled, b->cache_alignment);
+			else
+				missing(sb, "—");
+			sb_add(sb, "</td>");
+			num_td(sb, g->align);
+			num_td(sb, g->distance);
+			sb_add(sb, "<td class=\"num\">");
+			if (g->size >= 0)
+				sb_addf(sb, "%ld/%ld", g->size, g->limit);
+			else
+				missing(sb, "—");
+			sb_add(sb, "</td>");
+			sb_add(sb, "<td><table class=\"pair\"><tr>");
+			tri_td(sb, g->gdt_gdt_compiled);
+			tri_td(sb, g->gdt_gdt_cpu);
+			sb_add(sb, "</tr></table></td><td><table class=\"pair\"><tr>");
+			tri_td(sb, g->gdt_data_compiled);
+			tri_td(sb, g->gdt_data_cpu);
+			sb_add(sb, "</tr></table></td><td class=\"num\">");
+			if (b->threads_per_core > 0)
+				sb_addf(sb, "%ld x %ld", b->cores, b->threads_per_core);
+			else
+				missing(sb, "—");
+			sb_add(sb, "</td>");
+			text_td(sb, b->idle);
+			text_td(sb, b->swiotlb < 0 ? NULL : b->swiotlb ? "active" : "inactive");
+			num_td(sb, b->swiotlb_bytes);
+			sb_add(sb, "<td>");
+			if (b->microcode) {
+				sb_add(sb, "<code>");
+				esc(sb, b->microcode);
+				sb_add(sb, "</code> <span class=\"missing\">");
+				esc(sb, b->microcode_source ? b->microcode_source : "");
+				sb_add(sb, "</span>");
+			} else {
+				missing(sb, "—");
+			}
+			sb_add(sb, "</td></tr>\n");
+		}
+	}
+	sb_add(sb, "</table></section>\n");
 }
 
 static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *cpu,
@@ -671,6 +840,7 @@ int html_write(const struct report *r, const char *path)
 	header(&sb, r);
 	flavour_table(&sb, r);
 	matrix(&sb, r);
+	runtime(&sb, r);
 	charts(&sb, r);
 	config_diff(&sb, r);
 	log_diffs(&sb, r);

@@ -70,7 +70,7 @@ static json_t *config_obj(const struct flavour *f)
 
 static json_t *build_obj(const struct flavour *f)
 {
-	json_t *b, *s;
+	json_t *b, *s, *w;
 
 	if (!f->has_build)
 		return json_null();
@@ -86,7 +86,51 @@ static json_t *build_obj(const struct flavour *f)
 	json_object_set_new(b, "march", str_or_null(f->march));
 	json_object_set_new(b, "mtune", str_or_null(f->mtune));
 	json_object_set_new(b, "warnings", int_or_null(f->warnings));
+	w = json_array();
+	for (size_t i = 0; i < f->nwarning_lines; i++)
+		json_array_append_new(w, jtext(f->warning_lines[i]));
+	json_object_set_new(b, "warning_lines", w);
+	json_object_set_new(b, "code_bytes", int_or_null(f->code_bytes));
+	json_object_set_new(b, "compiled", int_or_null(f->compiled));
+	if (isnan(f->full_wall)) {
+		json_object_set_new(b, "last_full_build", json_null());
+	} else {
+		json_t *full = json_object();
+
+		json_object_set_new(full, "compiled", int_or_null(f->full_compiled));
+		json_object_set_new(full, "wall_seconds", num_or_null(f->full_wall));
+		json_object_set_new(full, "cpu_seconds", num_or_null(f->full_cpu));
+		json_object_set_new(full, "builds_alongside", int_or_null(f->alongside));
+		json_object_set_new(b, "last_full_build", full);
+	}
 	return b;
+}
+
+/* Per line size: can two GDTs / a GDT and other data share one line? */
+static json_t *share_obj(long line, int gdt_gdt, int gdt_data)
+{
+	if (line <= 0)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o}", "line_bytes", (json_int_t)line,
+			 "two_gdts", tri(gdt_gdt), "gdt_and_data", tri(gdt_data));
+}
+
+static json_t *gdt_obj(const struct gdt_facts *g)
+{
+	json_t *o;
+
+	if (g->align < 0 && g->size < 0)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "align", int_or_null(g->align));
+	json_object_set_new(o, "distance", int_or_null(g->distance));
+	json_object_set_new(o, "size", int_or_null(g->size));
+	json_object_set_new(o, "limit", int_or_null(g->limit));
+	json_object_set_new(o, "at_compiled_line",
+			    share_obj(g->line_compiled, g->gdt_gdt_compiled, g->gdt_data_compiled));
+	json_object_set_new(o, "at_cpu_line",
+			    share_obj(g->line_cpu, g->gdt_gdt_cpu, g->gdt_data_cpu));
+	return o;
 }
 
 static json_t *boot_obj(const struct flavour *f, const struct boot *b)
@@ -107,9 +151,15 @@ static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 	json_object_set_new(o, "line_verdict", str_or_null(b->line_verdict));
 	json_object_set_new(o, "line_verdict_source",
 			    str_or_null(lv_source[b->line_verdict_source]));
-	json_object_set_new(o, "smt_siblings", int_or_null(b->smt_siblings));
+	json_object_set_new(o, "threads_per_core", int_or_null(b->threads_per_core));
+	json_object_set_new(o, "cores", int_or_null(b->cores));
+	json_object_set_new(o, "gdt", gdt_obj(&b->gdt));
+	json_object_set_new(o, "idle", str_or_null(b->idle));
 	json_object_set_new(o, "swiotlb", tri(b->swiotlb));
 	json_object_set_new(o, "swiotlb_source", str_or_null(b->swiotlb_source));
+	json_object_set_new(o, "swiotlb_bytes", int_or_null(b->swiotlb_bytes));
+	json_object_set_new(o, "microcode", str_or_null(b->microcode));
+	json_object_set_new(o, "microcode_source", str_or_null(b->microcode_source));
 	json_object_set_new(o, "hwalign", int_or_null(b->hwalign));
 	json_object_set_new(o, "boot_seconds", num_or_null(b->wall_seconds));
 	json_object_set_new(o, "guest_seconds", num_or_null(b->guest_seconds));

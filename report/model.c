@@ -47,6 +47,10 @@ void report_add_flavour(struct report *r, const char *spec)
 	f->bzimage_bytes = -1;
 	f->build_seconds = NAN;
 	f->warnings = -1;
+	f->code_bytes = -1;
+	f->compiled = f->full_compiled = f->alongside = -1;
+	f->full_wall = f->full_cpu = NAN;
+	f->full_started = f->full_finished = -1;
 	if (!eq)
 		return;
 	for (const char *p = eq + 1; *p;) {
@@ -262,8 +266,9 @@ static void load_config(struct flavour *f, const char *dir)
 static void load_build(struct flavour *f, const char *dir)
 {
 	char *path = kf_xasprintf("%s/build.json", dir);
-	json_t *j = load_json(path), *secs, *v;
+	json_t *j = load_json(path), *secs, *v, *full;
 	const char *key;
+	size_t i;
 
 	free(path);
 	if (!j)
@@ -276,6 +281,37 @@ static void load_build(struct flavour *f, const char *dir)
 	f->mtune = jstr(j, "mtune");
 	f->bzimage_sha256 = jstr(j, "bzimage_sha256");
 	f->warnings = (long)jint(j, "warnings");
+	f->code_bytes = jint(j, "code_bytes");
+	f->compiled = (long)jint(j, "compiled");
+	json_array_foreach(json_object_get(j, "warning_lines"), i, v) {
+		if (!json_is_string(v))
+			continue;
+		f->warning_lines = kf_xrealloc(f->warning_lines, (f->nwarning_lines + 1) *
+					       sizeof(*f->warning_lines));
+		f->warning_lines[f->nwarning_lines++] = kf_xstrdup(json_string_value(v));
+	}
+	full = json_object_get(j, "last_full_build");
+	if (json_is_object(full)) {
+		f->full_wall = jnum(full, "wall_seconds");
+		f->full_cpu = jnum(full, "cpu_seconds");
+		f->full_started = jint(full, "started");
+		f->full_finished = jint(full, "finished");
+		f->full_compiled = (long)jint(full, "compiled");
+		/* After a no-op rebuild the warnings are the last full build's. */
+		if (f->compiled == 0 && json_is_integer(json_object_get(full, "warnings"))) {
+			f->warnings = (long)jint(full, "warnings");
+			for (size_t k = 0; k < f->nwarning_lines; k++)
+				free(f->warning_lines[k]);
+			f->nwarning_lines = 0;
+			json_array_foreach(json_object_get(full, "warning_lines"), i, v) {
+				if (!json_is_string(v))
+					continue;
+				f->warning_lines = kf_xrealloc(f->warning_lines, (f->nwarning_lines + 1) *
+							       sizeof(*f->warning_lines));
+				f->warning_lines[f->nwarning_lines++] = kf_xstrdup(json_string_value(v));
+			}
+		}
+	}
 	secs = json_object_get(j, "sections");
 	json_object_foreach(secs, key, v) {
 		struct section *s;
@@ -350,7 +386,7 @@ static int truth(const char *s)
 
 /* Facts the console has and the record may lack. */
 static void read_console(struct boot *b, const char *text, int *swiotlb_line,
-			 int *reached_end)
+			 int *reached_end, int *ucode_line)
 {
 	const char *p = text;
 
@@ -375,22 +411,143 @@ static void read_console(struct boot *b, const char *text, int *swiotlb_line,
 		}
 		if (strstr(s, "kflavour-end"))
 			*reached_end = 1;
+		if (strstr(s, "microcode: updated") || strstr(s, "microcode: Updated"))
+			*ucode_line = 1;
 		free(line);
 		p = nl ? nl + 1 : NULL;
 	}
 }
 
+/*
+ * Threads per core: the most CPUs one cpuN.thread_siblings_list names
+ * ("0-1", "0,2", "3"), from sysfs topology, not /proc/cpuinfo's "siblings"
+ * (which counts every CPU of the package, cores included).
+ */
+static long list_count(const char *s)
+{
+	long n = 0;
+
+	while (s && *s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		n += b - a + 1;
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return n > 0 ? n : -1;
+}
+
+static void derive_topology(struct boot *b)
+{
+	long online = 0;
+
+	b->threads_per_core = -1;
+	b->cores = -1;
+	for (size_t i = 0; i < b->nfacts; i++) {
+		const char *k = b->facts[i].key;
+		size_t n = strlen(k);
+
+		if (!strncmp(k, "cpu", 3) && n > 21 &&
+		    !strcmp(k + n - 21, ".thread_siblings_list")) {
+			long t = list_count(b->facts[i].val);
+
+			online++;
+			if (t > b->threads_per_core)
+				b->threads_per_core = t;
+		}
+	}
+	if (b->threads_per_core > 0 && online >= b->threads_per_core)
+		b->cores = online / b->threads_per_core;
+}
+
+/* Whether two objects could share a line (see struct gdt_facts). */
+static int gdt_gdt_share(const struct gdt_facts *g, long line)
+{
+	if (line <= 0 || g->distance < 0)
+		return -1;
+	return g->distance < line;
+}
+
+static int gdt_data_share(const struct gdt_facts *g, long line)
+{
+	if (line <= 0 || g->align <= 0 || g->size <= 0)
+		return -1;
+	return g->align < line || g->size % line != 0;
+}
+
+static void derive_gdt(struct boot *b, long kernel_l1)
+{
+	struct gdt_facts *g = &b->gdt;
+	const char *d = boot_fact(b, "probe.gdt_distance");
+
+	g->align = -1;
+	for (size_t i = 0; i < b->nfacts; i++) {
+		const char *k = b->facts[i].key;
+		size_t n = strlen(k);
+
+		if (!strncmp(k, "probe.cpu", 9) && n > 10 && !strcmp(k + n - 10, ".gdt_align")) {
+			long a = num(b->facts[i].val);
+
+			if (a > 0 && (g->align < 0 || a < g->align))
+				g->align = a;
+		}
+	}
+	g->distance = d && strcmp(d, "none") != 0 ? num(d) : -1;
+	g->size = num(boot_fact(b, "probe.gdt_size"));
+	g->limit = num(boot_fact(b, "probe.gdt_limit"));
+	g->line_compiled = kernel_l1;
+	g->line_cpu = b->cache_alignment;
+	g->gdt_gdt_compiled = gdt_gdt_share(g, g->line_compiled);
+	g->gdt_gdt_cpu = gdt_gdt_share(g, g->line_cpu);
+	g->gdt_data_compiled = gdt_data_share(g, g->line_compiled);
+	g->gdt_data_cpu = gdt_data_share(g, g->line_cpu);
+}
+
+/*
+ * The microcode revision the guest kernel read from its CPU. Under QEMU
+ * that is the emulated model's value (QEMU's, not a real CPU's) unless the
+ * console shows an update being applied.
+ */
+static void derive_microcode(struct boot *b, int update_line)
+{
+	b->microcode = boot_fact(b, "probe.microcode");
+	if (!b->microcode)
+		b->microcode_source = NULL;
+	else if (update_line)
+		b->microcode_source = "update loaded at boot";
+	else if (b->qemu_version)
+		b->microcode_source = "emulated CPU (QEMU model), no update loaded";
+	else
+		b->microcode_source = "CPU as booted, no update loaded";
+}
+
 static void derive(struct boot *b, const struct flavour *f, const char *console)
 {
+	int ucode_line = 0;
 	const char *lv = known_line_verdict(boot_fact(b, "probe.line_verdict"));
 	long kernel_l1 = f->l1_bytes > 0 ? f->l1_bytes :
 			 num(boot_fact(b, "probe.l1_cache_bytes"));
 	int swiotlb_line = 0, reached_end = 0;
 
 	if (console)
-		read_console(b, console, &swiotlb_line, &reached_end);
+		read_console(b, console, &swiotlb_line, &reached_end, &ucode_line);
 	b->cache_alignment = num(boot_fact(b, "cpu.cache_alignment"));
-	b->smt_siblings = num(boot_fact(b, "cpu.siblings"));
+	derive_topology(b);
+	derive_gdt(b, num(boot_fact(b, "probe.l1_cache_bytes")) > 0 ?
+		   num(boot_fact(b, "probe.l1_cache_bytes")) : kernel_l1);
+	derive_microcode(b, ucode_line);
+	b->idle = boot_fact(b, "probe.idle");
+	b->swiotlb_bytes = num(boot_fact(b, "probe.swiotlb_bytes"));
 	if (lv) {
 		b->line_verdict = lv;
 		b->line_verdict_source = LV_PROBE;
@@ -443,6 +600,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 	b->expected = jstr(j, "expected");
 	b->wall_seconds = jnum(j, "wall_seconds");
 	b->guest_seconds = jnum(j, "guest_seconds");
+	b->qemu_version = jstr(j, "qemu_version");
 	b->ktap_passed = b->ktap_failed = b->ktap_skipped = -1;
 	b->hwalign = -1;
 	ktap = json_object_get(j, "ktap");
@@ -537,6 +695,29 @@ static void load_boots(struct report *r, struct flavour *f)
 		qsort(f->boots, f->nboots, sizeof(*f->boots), by_cpu);
 }
 
+/*
+ * How many other flavours' last full builds overlapped each one's in time:
+ * builds that share the machine's cores take longer in wall time, so the
+ * report puts this count beside the wall and CPU seconds.
+ */
+static void builds_alongside(struct report *r)
+{
+	for (size_t i = 0; i < r->nfl; i++) {
+		struct flavour *f = &r->fl[i];
+
+		if (f->full_started < 0 || f->full_finished < 0)
+			continue;
+		f->alongside = 0;
+		for (size_t k = 0; k < r->nfl; k++) {
+			const struct flavour *g = &r->fl[k];
+
+			if (k != i && g->full_started >= 0 && g->full_finished >= 0 &&
+			    g->full_started < f->full_finished && f->full_started < g->full_finished)
+				f->alongside++;
+		}
+	}
+}
+
 void report_load(struct report *r, const char *kdir)
 {
 	const char *base = strrchr(kdir, '/');
@@ -555,6 +736,7 @@ void report_load(struct report *r, const char *kdir)
 		}
 		free(dir);
 	}
+	builds_alongside(r);
 	r->release = NULL;
 	for (size_t i = 0; i < r->nfl && !r->release; i++)
 		r->release = r->fl[i].release;
@@ -783,6 +965,7 @@ static void free_boot(struct boot *b)
 		free(b->warnings[i]);
 	free(b->warnings);
 	free(b->log);
+	free(b->qemu_version);
 }
 
 void report_free(struct report *r)
@@ -815,6 +998,9 @@ void report_free(struct report *r)
 		free(f->march);
 		free(f->mtune);
 		free(f->bzimage_sha256);
+		for (size_t k = 0; k < f->nwarning_lines; k++)
+			free(f->warning_lines[k]);
+		free(f->warning_lines);
 		for (size_t k = 0; k < f->nstale_boots; k++)
 			free(f->stale_boots[k]);
 		free(f->stale_boots);

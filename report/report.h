@@ -120,6 +120,23 @@ struct cpu_model {
 
 enum line_verdict_source { LV_NONE, LV_PROBE, LV_COMPUTED };
 
+/*
+ * The per-CPU GDTs as the probe saw them, and whether a cache line could
+ * hold two GDTs, or a GDT and other (hot) data: at the kernel's compiled
+ * line (L1_CACHE_BYTES) and at the CPU's (cache_alignment). -1: unknown.
+ * Two GDTs share a line when they are less than a line apart; a GDT shares
+ * one with other data when it may start inside a line (alignment < line) or
+ * ends inside one (size not a multiple of the line). docs/report.md.
+ */
+struct gdt_facts {
+	long align;		/* smallest cpuN.gdt_align */
+	long long distance;	/* gdt_distance; -1 unknown or one CPU */
+	long size, limit;	/* gdt_size, gdt_limit */
+	long line_compiled, line_cpu;	/* the two line sizes checked */
+	int gdt_gdt_compiled, gdt_gdt_cpu;	/* 1, 0, -1 */
+	int gdt_data_compiled, gdt_data_cpu;
+};
+
 struct boot {
 	char *cpu;
 	char *verdict;		/* NULL: record has none */
@@ -136,10 +153,17 @@ struct boot {
 	long cache_alignment;	/* -1 */
 	const char *line_verdict;	/* "match" "too-small" "too-large" or NULL */
 	enum line_verdict_source line_verdict_source;
-	long smt_siblings;	/* -1 */
+	long threads_per_core;	/* most CPUs in one thread_siblings_list, -1 */
+	long cores;		/* online CPUs / threads_per_core, -1 */
 	int swiotlb;		/* 1 on, 0 off, -1 unknown */
 	const char *swiotlb_source;	/* "probe" "console" or NULL */
+	long long swiotlb_bytes;	/* the default pool (probe), -1 */
 	long hwalign;		/* SLUB HWalign= from the console, -1 */
+	const char *idle;	/* probe.idle: "halt" "mwait" ... or NULL */
+	const char *microcode;	/* probe.microcode: "0x1", or NULL */
+	const char *microcode_source;	/* where that revision comes from */
+	char *qemu_version;	/* the record's, or NULL */
+	struct gdt_facts gdt;
 };
 
 struct section {
@@ -174,6 +198,17 @@ struct flavour {
 	char *march;
 	char *mtune;
 	long warnings;		/* -1 */
+	char **warning_lines;	/* the first few, build.json warning_lines */
+	size_t nwarning_lines;
+	long long code_bytes;	/* function symbols' sizes in .text, -1 */
+	/* The last build that compiled something (a no-op rebuild keeps the
+	 * one before): wall and CPU seconds, and how many other flavours'
+	 * builds overlapped it in time (0: it ran alone; -1: unknown). */
+	long compiled;		/* objects this last build compiled, -1 */
+	double full_wall, full_cpu;	/* NAN */
+	long long full_started, full_finished;	/* epoch seconds, -1 */
+	long full_compiled;	/* -1 */
+	long alongside;		/* -1 */
 	char *bzimage_sha256;
 	/* boot stage */
 	struct boot *boots;	/* sorted in cpu-model order */

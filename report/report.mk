@@ -21,13 +21,34 @@ report_comma := ,
 report_args = $(foreach f,$(flavour),$(f)=$(subst $(report_space),$(report_comma),$(strip $($(f)_fragment_files))))
 report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours
 
+# kcidb.json: builds and boots in KernelCI's KCIDB 5.3 format, remade when
+# a boot record or a build is; check-kcidb validates it against the schema
+# the CI keeps beside the checkout (../shared/kcidb/), with Debian's
+# python3-jsonschema.
+$(eval $(call tool,kf-kcidb,report/kcidb.c,-ljansson))
+kcidb_json := $(kdir)/kcidb.json
+kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
+$(kcidb_json): $$(want_records) $(if $(call records_newer,$(kcidb_json)),kf-records-force) \
+		| $(tools)/kf-kcidb
+	@$(tools)/kf-kcidb --kdir $(kdir) --kver $(kver) --compiler $(toolchain_stamp) \
+		--out $@ $(flavour)
+	@echo "  KCIDB   $@"
+
+.PHONY: kcidb check-kcidb
+kcidb: $(kcidb_json)
+check-kcidb: $(kcidb_json)
+	@test -f '$(kcidb_schema)' || { echo "kcidb schema $(kcidb_schema) not found; CI keeps shared/ beside the checkout (kcidb_schema=FILE)" >&2; exit 2; }
+	@/usr/bin/python3 -W ignore -m jsonschema -i $(kcidb_json) '$(kcidb_schema)'
+	@echo "  KCIDB   $(kcidb_json) valid against $(notdir $(kcidb_schema))"
+
 .PHONY: report report-only report-png diffconfig logdiff
-# boot_records (boot/boot.mk): the selected flavours' default boots, which
-# pull in their builds and configs; the report reads whatever else is there.
+# want_records (boot/boot.mk): every selected flavour on every CPU model
+# (make boot: on its own), which pull in builds and configs; with them
+# results.ktap, junit.xml and kcidb.json. The report reads whatever is there.
 # report-only reads what is there and runs nothing else (VALGRIND=valgrind
 # runs the tool under it: tests/e2e/85-lint.sh).
 VALGRIND ?=
-report: $(tools)/report $$(boot_records)
+report: $(tools)/report $$(want_records) $(results_ktap) $(junit_xml) $(kcidb_json)
 	@mkdir -p $(kdir)
 	@$(report_run) $(kdir) $(report_args)
 report-only: $(tools)/report

@@ -140,6 +140,98 @@ static long long first_value(const struct report *r, const char *section,
 	return -1;
 }
 
+/* A warning line without its build-directory path prefix. */
+static const char *warning_text(const char *l)
+{
+	const char *w = strstr(l, "warning:");
+	const char *colon;
+
+	/* "path/x.o: warning: ..." -> "x.o: warning: ..." */
+	if (w && (colon = memrchr(l, '/', (size_t)(w - l))))
+		return colon + 1;
+	return l;
+}
+
+/* "1M" for 1048576, "4096" for 4096: a GDT figure in a narrow cell. */
+static void fmt_bytes(char *buf, size_t len, long long v)
+{
+	if (v < 0)
+		snprintf(buf, len, "?");
+	else if (v >= 1024LL * 1024 && v % (1024LL * 1024) == 0)
+		snprintf(buf, len, "%lldM", v / (1024LL * 1024));
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, len, "%lldK", v / 1024);
+	else
+		snprintf(buf, len, "%lld", v);
+}
+
+/* Who may share a line: "none at 64/128", "2 GDTs at 128", ... */
+static void share_text(char *out, const struct gdt_facts *g)
+{
+	char parts[2][48];
+	const long line[2] = { g->line_compiled, g->line_cpu };
+	const int gg[2] = { g->gdt_gdt_compiled, g->gdt_gdt_cpu };
+	const int gd[2] = { g->gdt_data_compiled, g->gdt_data_cpu };
+	int any = 0, unknown = 0;
+
+	for (int k = 0; k < 2; k++) {
+		parts[k][0] = '\0';
+		if (gg[k] < 0 && gd[k] < 0) {
+			unknown = 1;
+			continue;
+		}
+		if (gg[k] > 0 || gd[k] > 0) {
+			snprintf(parts[k], sizeof(parts[k]), "%s%s%s@%ld",
+				 gg[k] > 0 ? "2 GDTs" : "", gg[k] > 0 && gd[k] > 0 ? "+" : "",
+				 gd[k] > 0 ? "data" : "", line[k]);
+			any = 1;
+		}
+	}
+	if (unknown && !any)
+		snprintf(out, CELL, "?");
+	else if (!any)
+		snprintf(out, CELL, "none at %ld/%ld", line[0], line[1]);
+	else
+		snprintf(out, CELL, "%s%s%s", parts[0], *parts[0] && *parts[1] ? " " : "",
+			 parts[1]);
+}
+
+/* The extra rows under a "boot <cpu>" row. */
+static void boot_detail(char *out, const struct boot *b, const char *what)
+{
+	if (!strncmp(what, "gdt:", 4)) {
+		char a[24], d[24];
+
+		if (b->gdt.align < 0) {
+			snprintf(out, CELL, "no probe");
+			return;
+		}
+		fmt_bytes(a, sizeof(a), b->gdt.align);
+		fmt_bytes(d, sizeof(d), b->gdt.distance);
+		snprintf(out, CELL, "al %s, gap %s, %ld/%ld", a,
+			 b->gdt.distance < 0 ? "-" : d, b->gdt.size, b->gdt.limit);
+	} else if (!strncmp(what, "share:", 6)) {
+		if (b->gdt.align < 0)
+			snprintf(out, CELL, "—");
+		else
+			share_text(out, &b->gdt);
+	} else if (!strncmp(what, "cpu:", 4)) {
+		if (b->threads_per_core < 0)
+			snprintf(out, CELL, "—%s%s", b->idle ? ", " : "", b->idle ? b->idle : "");
+		else
+			snprintf(out, CELL, "%ldc x %ldt, %s", b->cores, b->threads_per_core,
+				 b->idle ? b->idle : "idle ?");
+	} else {
+		char p[24];
+
+		fmt_bytes(p, sizeof(p), b->swiotlb_bytes);
+		snprintf(out, CELL, "%s%s%s, uc %s", b->swiotlb < 0 ? "?" : b->swiotlb ? "on" : "off",
+			 b->swiotlb > 0 && b->swiotlb_bytes > 0 ? " " : "",
+			 b->swiotlb > 0 && b->swiotlb_bytes > 0 ? p : "",
+			 b->microcode ? b->microcode : "?");
+	}
+}
+
 static void fill(const struct report *r, size_t i, const char *what, char *out,
 		 const char **sgr)
 {
@@ -187,11 +279,47 @@ static void fill(const struct report *r, size_t i, const char *what, char *out,
 		ref = first_value(r, what, &at);
 		size_cell(out, flavour_section(f, what), ref, at == i,
 			  f->has_build ? "—" : "not built");
-	} else if (!strcmp(what, "build_s")) {
-		if (isnan(f->build_seconds))
+	} else if (!strcmp(what, "code")) {
+		ref = -1;
+		at = (size_t)-1;
+		for (size_t k = 0; k < r->nfl && ref < 0; k++)
+			if (r->fl[k].code_bytes >= 0) {
+				ref = r->fl[k].code_bytes;
+				at = k;
+			}
+		size_cell(out, f->code_bytes, ref, at == i, f->has_build ? "—" : "not built");
+	} else if (!strcmp(what, "warn")) {
+		if (f->warnings < 0)
 			snprintf(out, CELL, "%s", f->has_build ? "—" : "not built");
+		else if (!f->warnings || !f->nwarning_lines)
+			snprintf(out, CELL, "%ld", f->warnings);
 		else
-			snprintf(out, CELL, "%.1f s", f->build_seconds);
+			snprintf(out, CELL, "%ld: %s", f->warnings, warning_text(f->warning_lines[0]));
+		*sgr = f->warnings > 0 ? "33" : NULL;
+	} else if (!strcmp(what, "build_s") || !strcmp(what, "build_cpu")) {
+		int wall = !strcmp(what, "build_s");
+		double v = wall ? f->full_wall : f->full_cpu;
+
+		if (isnan(v) && wall)
+			v = f->build_seconds;
+		if (!f->has_build)
+			snprintf(out, CELL, "not built");
+		else if (isnan(v))
+			snprintf(out, CELL, "—");
+		else if (wall && f->alongside >= 0)
+			snprintf(out, CELL, "%.1f s (%ld alongside)", v, f->alongside);
+		else
+			snprintf(out, CELL, "%.1f s", v);
+	} else if (!strncmp(what, "gdt:", 4) || !strncmp(what, "share:", 6) ||
+		   !strncmp(what, "cpu:", 4) || !strncmp(what, "io:", 3)) {
+		const struct boot *b = flavour_boot(f, strchr(what, ':') + 1);
+
+		if (!b) {
+			snprintf(out, CELL, "·");
+			*sgr = "2";
+			return;
+		}
+		boot_detail(out, b, what);
 	} else {
 		/* "boot:<cpu>" */
 		const struct boot *b = flavour_boot(f, what + 5);
@@ -224,9 +352,20 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		{ "microcode", "microcode" },
 		{ "bzImage bytes", "bzimage" },
 		{ ".text", ".text" },
+		{ "code bytes", "code" },
 		{ ".data", ".data" },
 		{ ".data..percpu", ".data..percpu" },
-		{ "build seconds", "build_s" },
+		{ "build wall", "build_s" },
+		{ "build CPU", "build_cpu" },
+		{ "build warnings", "warn" },
+	};
+	static const struct {
+		const char *label, *what;
+	} boot_rows[] = {
+		{ "  GDT", "gdt:" },
+		{ "  line shared by", "share:" },
+		{ "  cores, idle", "cpu:" },
+		{ "  SWIOTLB, ucode", "io:" },
 	};
 	int width = LABEL + colw * (int)(to - from);
 	char buf[CELL];
@@ -263,6 +402,19 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 			cell(f, buf, colw, sgr);
 		}
 		fputc('\n', f);
+		int booted = 0;
+
+		for (size_t i = from; i < to; i++)
+			booted |= flavour_boot(&r->fl[i], r->cpus[c].name) != NULL;
+		for (size_t k = 0; booted && k < sizeof(boot_rows) / sizeof(*boot_rows); k++) {
+			snprintf(what, sizeof(what), "%s%s", boot_rows[k].what, r->cpus[c].name);
+			cell(f, boot_rows[k].label, LABEL, NULL);
+			for (size_t i = from; i < to; i++) {
+				fill(r, i, what, buf, &sgr);
+				cell(f, buf, colw, sgr);
+			}
+			fputc('\n', f);
+		}
 	}
 	if (!any) {
 		cell(f, "boots", LABEL, NULL);
@@ -297,7 +449,14 @@ void table_print(FILE *f, const struct report *r, int width)
 	}
 	if (r->nfl)
 		fprintf(f, "boot cells: verdict, wall seconds, L1 line verdict "
-			"(kernel line vs CPU cache_alignment)\n");
+			"(kernel line vs CPU cache_alignment)\n"
+			"GDT: alignment, distance between two CPUs' GDTs, size/limit; "
+			"line shared by: at the\n"
+			"kernel's/the CPU's line bytes; cores x threads per core "
+			"(thread_siblings_list)\n"
+			"code bytes: function symbols in .text (no 2 MiB padding); build: "
+			"last build that\ncompiled (no-op rebuilds keep it), alongside: "
+			"other builds at the same time\n");
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct flavour *fl = &r->fl[i];
 

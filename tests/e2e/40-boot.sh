@@ -1,5 +1,5 @@
 #!/bin/bash
-# Boot stage (issue 5): make boot / make matrix on the real kernels of this
+# Boot stage (issues 5, 14): make boot / make matrix on the real kernels of this
 # out/, the verdicts of live negative boots (panic, hang, test-fail), Ctrl-C
 # of the runner, and no QEMU left behind. Recorded logs of every verdict are
 # checked by the unit test test_logparse. Each TCG boot takes a few seconds.
@@ -35,6 +35,36 @@ check_eq "mpsc: no KTAP failure" "$(jget "$rec" 'j["ktap"]["failed"]')" 0
 check "results.ktap is KTAP" grep -q '^KTAP version 1' "$k/results.ktap"
 check "junit.xml is well-formed XML" python3 -c \
 	'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$k/junit.xml"
+
+# results.ktap through the tree's own KTAP parser: the counts the records
+# give (one verdict test per record, then its KTAP results; kunit.py 6.1
+# counts a TODO test as failed).
+kunit() { python3 "$k/src/tools/testing/kunit/kunit.py" parse < "$1" 2>&1 | sed 's/\x1b\[[0-9;]*m//g'; }
+want_counts() {	# want_counts RECORD...: kunit.py's "Ran N tests: ..." from records
+	python3 - "$@" <<'PY'
+import json, sys
+n = {"passed": 0, "failed": 0, "skipped": 0}
+for path in sys.argv[1:]:
+    r = json.load(open(path))
+    n["passed" if r["verdict"] == r["expected"] else "failed"] += 1
+    for t in r["ktap"]["results"]:
+        d = t.get("directive", "").upper()
+        n["skipped" if d.startswith("SKIP") else "failed" if d.startswith("TODO") or not t["ok"] else "passed"] += 1
+print("Ran %d tests: " % sum(n.values()) + ", ".join("%s: %d" % (k, v) for k, v in n.items() if v))
+PY
+}
+kunit "$k/results.ktap" > "$kf_tmp/kunit.out"
+check_eq "kunit.py parse reads results.ktap with the records' counts" \
+	"$(grep -o 'Ran [0-9]* tests: .*' "$kf_tmp/kunit.out")" "$(want_counts "$k"/*/boot/*.json)"
+# A boot's own SKIP directive survives into results.ktap (recorded log of a
+# kernel without the probe: the init skips probe_readable).
+"$runner" --parse tests/data/logs/pass-mpsc-nocona-noprobe.log > "$kf_tmp/noprobe.json"
+check "boot-results on a record with a SKIP" "$KF_TOOLS/boot-results" --ktap "$kf_tmp/skip.ktap" "$kf_tmp/noprobe.json"
+check "results.ktap keeps '# SKIP no probe'" grep -q 'ok [0-9]* kflavour_init.probe_readable # SKIP no probe$' "$kf_tmp/skip.ktap"
+check "kunit.py counts it as skipped" grep -q 'skipped: 1' <(kunit "$kf_tmp/skip.ktap")
+rm -f "$k/junit.xml"
+check "make results remakes a missing junit.xml" make results flavour=generic cpu=qemu64 out="$o"
+check "junit.xml is back" test -s "$k/junit.xml"
 
 # 2. Nothing changed: nothing boots again.
 make boot flavour="generic k8 mpsc" out="$o" > "$kf_tmp/noop.out" 2>&1

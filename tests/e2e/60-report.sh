@@ -54,8 +54,8 @@ check_eq "json: L1 bytes per flavour" "$(jq_py "$j" '[f["config"]["l1_cache_byte
 check_eq "json: CPU choice per flavour" "$(jq_py "$j" '[f["config"]["cpu"] for f in d["flavours"]]')" "['GENERIC_CPU', 'MK8', 'MPSC']"
 check_eq "json: k8 not built is null, not 0" "$(jq_py "$j" 'd["flavours"][1]["build"]')" None
 check_eq "json: mpsc on nocona" \
-	"$(jq_py "$j" '[(b["cache_alignment"], b["line_verdict"], b["smt_siblings"], b["swiotlb"]) for b in d["flavours"][2]["boots"] if b["cpu"]=="nocona"]')" \
-	"[(128, 'match', 2, True)]"
+	"$(jq_py "$j" '[(b["cache_alignment"], b["line_verdict"], b["threads_per_core"], b["cores"], b["swiotlb"]) for b in d["flavours"][2]["boots"] if b["cpu"]=="nocona"]')" \
+	"[(128, 'match', 2, 1, True)]"
 check_eq "json: generic on nocona, facts from the report's own checks" \
 	"$(jq_py "$j" '[(b["line_verdict"], b["line_verdict_source"], b["swiotlb"], b["swiotlb_source"]) for b in d["flavours"][0]["boots"] if b["cpu"]=="nocona"]')" \
 	"[('too-small', 'computed', False, 'console')]"
@@ -156,6 +156,51 @@ check "real report.html renders; report.png kept in out/6.1" \
 dom_checks "$kf_tmp/real-dom.html" real
 check_eq "real: every flavour booted on its default model" \
 	"$(jq_py "$o/6.1/report.json" 'sorted(set(f["status"] for f in d["flavours"]))')" "['booted']"
+# Issue 14: what the matrix (booted by 45-probe's plain make) shows.
+rj=$o/6.1/report.json
+bootq() {	# bootq FLAVOUR CPU EXPR: EXPR over that boot's object as b
+	jq_py "$rj" "[$3 for f in d['flavours'] if f['name']=='$1' for b in f['boots'] if b['cpu']=='$2']"
+}
+check_eq "real: generic on nocona is too-small (64-byte kernel, 128-byte CPU)" \
+	"$(bootq generic nocona 'b["line_verdict"]')" "['too-small']"
+check_eq "real: threads per core from the topology (qemu64, opteron, nocona)" \
+	"$(bootq generic qemu64 'b["threads_per_core"]') $(bootq k8 opteron 'b["threads_per_core"]') $(bootq mpsc nocona 'b["threads_per_core"]')" \
+	"[1] [1] [2]"
+check_eq "real: mpsc on nocona, GDT page-aligned, 128 bytes, limit 127, no line shared" \
+	"$(bootq mpsc nocona '(b["gdt"]["align"], b["gdt"]["size"], b["gdt"]["limit"], b["gdt"]["at_compiled_line"]["two_gdts"], b["gdt"]["at_cpu_line"]["gdt_and_data"])')" \
+	"[(4096, 128, 127, False, False)]"
+check_eq "real: generic on nocona checked at 64 and 128 bytes" \
+	"$(bootq generic nocona '(b["gdt"]["at_compiled_line"]["line_bytes"], b["gdt"]["at_cpu_line"]["line_bytes"])')" "[(64, 128)]"
+check_eq "real: mpsc on nocona: SWIOTLB pool, idle, microcode from QEMU's model" \
+	"$(bootq mpsc nocona '(b["swiotlb"], b["swiotlb_bytes"] > 0, b["idle"] is not None, "QEMU" in b["microcode_source"])')" \
+	"[(True, True, True, True)]"
+check "real: generic against mpsc console diff on nocona" test "$(jq_py "$rj" \
+	'len([x for x in d["log_diffs"] if x["kind"]=="flavours" and x["a"]["flavour"]=="generic" and x["b"]["flavour"]=="mpsc" and x["a"]["cpu"]=="nocona"])')" = 1
+check_eq "real: code bytes known and different per flavour" \
+	"$(jq_py "$rj" 'len(set(f["build"]["code_bytes"] for f in d["flavours"] if f["build"]["code_bytes"]))')" 3
+check_eq "real: every warning count comes with its first lines" \
+	"$(jq_py "$rj" '[f["name"] for f in d["flavours"] if f["build"]["warnings"] and not f["build"]["warning_lines"]]')" "[]"
+check "real: the table shows code bytes, CPU seconds and warnings" bash -c \
+	"grep -q '^code bytes' '$kf_tmp/real' && grep -q '^build CPU' '$kf_tmp/real' && grep -q '^build warnings' '$kf_tmp/real'"
+check "real: report.html has the run-time facts" grep -q 'id="runtime"' "$o/6.1/report.html"
+
+# kcidb.json: KCIDB 5.3 (schema in ../shared beside the checkout, as CI has it).
+kargs=(out="$o"); [ -n "${KCIDB_SCHEMA:-}" ] && kargs+=(kcidb_schema="$KCIDB_SCHEMA")
+check "make check-kcidb: kcidb.json valid against KCIDB 5.3" make check-kcidb "${kargs[@]}"
+kc=$o/6.1/kcidb.json
+check_eq "kcidb: origin, 3 builds, a boot test per record" \
+	"$(jq -c '[([.checkouts[].origin, .builds[].origin, .tests[].origin] | unique), (.builds | length), ([.tests[] | select(.path == "boot")] | length)]' "$kc")" \
+	"[[\"kflavour\"],3,$(ls "$o"/6.1/*/boot/*.json | wc -l)]"
+check_eq "kcidb: the CPU model in each boot's environment" \
+	"$(jq -r '[.tests[] | select(.path == "boot") | .environment.misc.cpu_model] | unique | join(" ")' "$kc")" \
+	"core2 i686 nocona opteron qemu64"
+check_eq "kcidb: KTAP cases as tests under boot." \
+	"$(jq '[.tests[] | select(.path | startswith("boot.x86_flavour."))] | length > 0' "$kc")" true
+jq '.tests[0].status = "OK"' "$kc" > "$kf_tmp/bad-kcidb.json"
+check_fails "a kcidb.json with a bad status does not validate" 1 "OK" \
+	/usr/bin/python3 -W ignore -m jsonschema -i "$kf_tmp/bad-kcidb.json" \
+	"${KCIDB_SCHEMA:-../shared/kcidb/kcidb.v5.3.schema.json}"
+
 make logdiff a=mpsc cpu="nocona qemu64" out="$o" > "$kf_tmp/mld" 2>&1
 check "make logdiff a=mpsc cpu=\"nocona qemu64\"" grep -q '^+++ mpsc/boot/qemu64.log' "$kf_tmp/mld"
 done_testing

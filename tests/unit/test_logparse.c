@@ -98,6 +98,7 @@ static void pass_without_probe(void **state)
 	assert_non_null(r);
 	assert_true(r->skipped);
 	assert_true(r->ok);
+	assert_string_equal(r->directive, "SKIP no probe");
 	assert_string_equal(kf_log_fact(&log, "uname.release"), "6.1.192");
 	assert_null(kf_log_fact(&log, "probe.swiotlb"));
 	kf_log_free(&log);
@@ -298,6 +299,14 @@ static void ktap_nesting(void **state)
 	assert_int_equal(log.passed, 3);
 	assert_int_equal(log.failed, 1);
 	assert_int_equal(log.skipped, 2);		/* SKIP, and TODO */
+	/* the directives are kept as written, for results.ktap */
+	r = find_result(&log, "swiotlb");
+	assert_non_null(r);
+	assert_string_equal(r->directive, "SKIP not active");
+	r = find_result(&log, "flat_two");
+	assert_non_null(r);
+	assert_string_equal(r->directive, "TODO later");
+	assert_null(find_result(&log, "flat_one")->directive);
 	r = find_result(&log, "gdt_entries.ds");
 	assert_non_null(r);
 	assert_string_equal(r->suite, "x86_flavour");

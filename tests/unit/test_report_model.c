@@ -157,7 +157,9 @@ static void reads_fixture(void **state)
 	assert_int_equal(b->cache_alignment, 128);
 	assert_string_equal(b->line_verdict, "match");
 	assert_int_equal(b->line_verdict_source, LV_PROBE);
-	assert_int_equal(b->smt_siblings, 2);
+	/* thread_siblings_list 0-1 on both CPUs: one core of two threads */
+	assert_int_equal(b->threads_per_core, 2);
+	assert_int_equal(b->cores, 1);
 	assert_int_equal(b->swiotlb, 1);
 	assert_string_equal(b->swiotlb_source, "probe");
 	assert_int_equal(b->hwalign, 128);
@@ -272,7 +274,8 @@ static void survives_broken_and_missing(void **state)
 	assert_int_equal(f->bzimage_bytes, -1);
 	assert_int_equal(f->nboots, 1);
 	assert_null(f->boots[0].verdict);
-	assert_int_equal(f->boots[0].smt_siblings, -1);
+	assert_int_equal(f->boots[0].threads_per_core, -1);
+	assert_int_equal(f->boots[0].gdt.align, -1);
 	assert_string_equal(flavour_status(fl(&r, "nothing")), "not configured");
 
 	/* Every writer copes; HTML escapes the odd flavour name. */
@@ -301,6 +304,69 @@ static void survives_broken_and_missing(void **state)
 	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
 }
 
+/*
+ * The recorded real boot of mpsc on nocona (tests/data/logs/): its probe and
+ * topology facts from the console, with a record that has none of them.
+ */
+static void probe_facts_from_recorded_log(void **state)
+{
+	char *dir = mkdtemp(tmpl), *kdir, *text, *p;
+	const char *const names[] = { "mpsc" };
+	struct report r;
+	const struct boot *b;
+
+	(void)state;
+	assert_non_null(dir);
+	kdir = kf_xasprintf("%s/6.1", dir);
+	text = kf_read_file("tests/data/logs/pass-mpsc-nocona.log", NULL);
+	assert_non_null(text);
+	put(kdir, "mpsc/boot/nocona.log", text);
+	free(text);
+	put(kdir, "mpsc/boot/nocona.json", "{\"cpu\": \"nocona\", \"verdict\": \"pass\", "
+	    "\"qemu_version\": \"7.2.22\", \"facts\": {}}");
+	put(kdir, "mpsc/boot/qemu64.json", "{\"cpu\": \"qemu64\", \"verdict\": \"pass\", "
+	    "\"facts\": {\"cpu0.thread_siblings_list\": \"0\", \"cpu1.thread_siblings_list\": \"1\", "
+	    "\"cache_alignment\": \"64\", \"probe.l1_cache_bytes\": \"64\", "
+	    "\"probe.cpu0.gdt_align\": \"64\", \"probe.cpu1.gdt_align\": \"4096\", "
+	    "\"cpu.cache_alignment\": \"128\", \"probe.gdt_size\": \"96\", "
+	    "\"probe.gdt_limit\": \"95\", \"probe.gdt_distance\": \"64\"}}");
+	load(&r, kdir, names, 1);
+	b = flavour_boot(fl(&r, "mpsc"), "nocona");
+	assert_non_null(b);
+	assert_int_equal(b->threads_per_core, 2);
+	assert_int_equal(b->cores, 1);
+	assert_int_equal(b->gdt.align, 4096);
+	assert_int_equal(b->gdt.distance, 1048576);
+	assert_int_equal(b->gdt.size, 128);
+	assert_int_equal(b->gdt.limit, 127);
+	assert_int_equal(b->gdt.line_compiled, 128);
+	assert_int_equal(b->gdt.line_cpu, 128);
+	assert_int_equal(b->gdt.gdt_gdt_compiled, 0);
+	assert_int_equal(b->gdt.gdt_data_cpu, 0);
+	assert_string_equal(b->idle, "halt");
+	assert_int_equal(b->swiotlb, 1);
+	assert_int_equal(b->swiotlb_bytes, 67108864);
+	assert_string_equal(b->microcode, "0x1");
+	assert_non_null(strstr(b->microcode_source, "QEMU"));
+	/* Made-up layout: GDTs 64 bytes apart, one 64-aligned, 96 bytes long. */
+	b = flavour_boot(fl(&r, "mpsc"), "qemu64");
+	assert_int_equal(b->threads_per_core, 1);
+	assert_int_equal(b->cores, 2);
+	assert_int_equal(b->gdt.align, 64);
+	assert_int_equal(b->gdt.gdt_gdt_compiled, 0);	/* 64 apart, 64-byte line */
+	assert_int_equal(b->gdt.gdt_gdt_cpu, 1);	/* 64 apart, 128-byte line */
+	assert_int_equal(b->gdt.gdt_data_compiled, 1);	/* 96 is not 64 * n */
+	assert_int_equal(b->gdt.gdt_data_cpu, 1);	/* 64-aligned, 128 line */
+	assert_null(b->idle);
+	assert_null(b->microcode);
+	report_free(&r);
+	p = kf_xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(p), 0);
+	free(p);
+	free(kdir);
+	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
+}
+
 /* No flavours at all, and a kdir that does not exist. */
 static void survives_empty(void **state)
 {
@@ -324,6 +390,7 @@ int main(void)
 		cmocka_unit_test(reads_fixture),
 		cmocka_unit_test(config_diff_names_fragments),
 		cmocka_unit_test(survives_broken_and_missing),
+		cmocka_unit_test(probe_facts_from_recorded_log),
 		cmocka_unit_test(survives_empty),
 	};
 
