@@ -3,13 +3,15 @@
 #         and the committed defconfigs/<kver>/<flavour>_defconfig.
 
 # Recipes become make variables: all_flavours, <f>_fragment_files, <f>_cpu...
-# One file per checkout: several checkouts may share one out= (the tests do),
-# and each has its own recipes.
-flavours_mk := $(kdir)/flavours-$(shell printf %s '$(top)' | md5sum | cut -c1-8).mk
+# in $(flavours_mk) (named in the Makefile), written under a name of its own
+# and renamed: an unlocked help/list may read it while this rule runs. With
+# kf_readonly (help/list without the lock) it is up to date and not remade.
+ifeq ($(kf_readonly),)
 $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kver)/*.config) \
 		boot/cpu-models $(tools)/flavours
 	@mkdir -p $(@D)
-	@$(tools)/flavours $(kver) > $@.tmp && mv $@.tmp $@
+	@$(tools)/flavours $(kver) > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
+endif
 include $(flavours_mk)
 
 # flavour= selects; default all. Checked once flavours.mk has been read, and

@@ -60,7 +60,7 @@ help: $(flavours_mk)
 	@$(tools)/flavours --list $(kver) | sed 's/^/  /'
 
 .PHONY: clean distclean
-clean:
-	rm -rf '$(kdir)'
-distclean:
-	rm -rf '$(out)'
+# Only in an out= kflavour made (mk/ours): a mistyped out= deletes nothing.
+clean distclean:
+	@mk/ours '$(out)' || { echo "kflavour: refusing to $@: out=$(out) is not a kflavour output directory (reason above); nothing deleted. Check out=, or delete it yourself" >&2; exit 2; }
+	rm -rf '$(if $(filter clean,$@),$(kdir),$(out))'
