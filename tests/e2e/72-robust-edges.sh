@@ -1,0 +1,87 @@
+#!/bin/bash
+# Robustness, round two (issue 13): path variables, destructive targets, the
+# lock, full disks, shared files, the policy's symbols, failed configs,
+# broken recipes, and names. Config-only: nothing here builds a kernel.
+. tests/lib.sh
+. tests/scratch.sh
+o=$KF_OUT
+mounts=()
+trap 'for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done; rm -rf "$kf_tmp"' EXIT
+root() { [ "$(id -u)" = 0 ]; }
+skip() { ok "$1 # SKIP $2"; }
+
+# A tiny "kernel source" tarball: DIR/linux-source-6.1 with what $2 makes.
+tiny_tarball() {	# tiny_tarball NAME COMMAND...
+	local d=$kf_tmp/tb.$1; shift
+	mkdir -p "$d/linux-source-6.1"
+	(cd "$d/linux-source-6.1" && "$@")
+	tar -C "$d" -cJf "$d.tar.xz" linux-source-6.1
+	echo "$d.tar.xz"
+}
+# tmpfs OUT OPTIONS: OUT/6.1 on a tmpfs of its own (OUT/.lock stays writable).
+tmpfs() {
+	mkdir -p "$1/6.1"
+	mount -t tmpfs -o "$2" kf-test "$1/6.1" && mounts+=("$1/6.1")
+}
+
+### 1. Path variables
+check_fails "out= with a space is refused before anything is written" 2 \
+	"out='$kf_tmp/sp ace' contains white space" make help out="$kf_tmp/sp ace"
+check_eq "and nothing was written" "$(ls -d "$kf_tmp/sp ace" "$kf_tmp/sp" ace 2>/dev/null | wc -l)" 0
+check_fails "an empty out= is refused" 2 "out is empty; give it a path" make tree out=
+check_fails "a quote in out= is refused, naming the character" 2 \
+	"contains characters make cannot carry \(.'.\)" make list out="$kf_tmp/a'b"
+check_fails "to= with white space is refused" 2 "to='a b' contains white space" \
+	make help out="$o" to='a b'
+check_fails "tarball= with a \$ is refused" 2 "tarball=.* contains characters make cannot carry" \
+	make tree out="$kf_tmp/t1" tarball='/tmp/a;b'
+
+### 2. Destructive targets only in an out= kflavour made
+u=$kf_tmp/user
+mkdir -p "$u" && echo precious > "$u/notes.txt"
+check_fails "distclean refuses a directory kflavour did not make" 2 \
+	"refusing to distclean: out=$u is not a kflavour output directory.*holds 'notes.txt'|no .kflavour mark" \
+	make distclean out="$u"
+check_eq "and deleted and wrote nothing" "$(ls -A "$u")" notes.txt
+check_fails "clean refuses it too" 2 "refusing to clean" make clean out="$u"
+n=$kf_tmp/new
+check "make list creates a new out=" make list out="$n"
+check "which carries kflavour's mark" test -f "$n/.kflavour"
+check "distclean removes an out= kflavour made" make distclean out="$n"
+check_eq "all of it" "$(ls -d "$n" 2>/dev/null)" ""
+l=$kf_tmp/legacy	# an out= of a version before the mark
+mkdir -p "$l/tools" "$l/6.1/generic" && : > "$l/.lock.owner"
+check "clean accepts an older kflavour out= (its own layout)" make clean out="$l"
+check_eq "and removed out/6.1 only" "$(ls -A "$l" | grep -v '^\.lock' | tr '\n' ' ')" ".kflavour tools "
+
+### 4. Full disks, exhausted inodes, read-only file systems (real tmpfs
+# mounts: root only, as CI runs). "corrupt" stays for archives failing xz -t
+# (tests/e2e/10-tree.sh).
+export KF_NEED_MB=0 KF_NEED_INODES=0
+big=$(tiny_tarball big bash -c 'head -c 4M /dev/zero > zeros')
+many=$(tiny_tarball many bash -c 'for i in $(seq 60); do echo $i > f$i; done')
+if root; then
+	f=$kf_tmp/full; tmpfs "$f" size=1m
+	check_fails "a full disk while extracting is named, with what is free" 2 \
+		"disk full in $f/6.1 while extracting linux-source-6.1: [0-9]+ MB free now" \
+		make tree out="$f" tarball="$big"
+	check_eq "in a few lines, not tar's thousands" "$(($(wc -l < "$kf_tmp/last.out") <= 8))" 1
+	check_eq "and not called corrupt" "$(grep -c corrupt "$kf_tmp/last.out")" 0
+	i=$kf_tmp/inodes; tmpfs "$i" size=8m,nr_inodes=30
+	check_fails "exhausted inodes while extracting are named" 2 \
+		"inodes exhausted in $i/6.1 while extracting linux-source-6.1: 0 free now" \
+		make tree out="$i" tarball="$many"
+	check_fails "too few inodes are caught before extracting" 2 \
+		"not enough inodes in $i/6.1 to extract linux-source-6.1: need 1000, [0-9]+ free" \
+		make tree out="$i" tarball="$many" KF_NEED_INODES=1000
+	# Read-only once flavours-*.mk is there, so that the extraction meets it.
+	r=$kf_tmp/ro; tmpfs "$r" size=1m
+	make list out="$r" > /dev/null && mount -o remount,ro "$r/6.1"
+	check_fails "a read-only file system is named" 2 \
+		"$r/6.1 is on a read-only file system; cannot extract" make tree out="$r" tarball="$many"
+else
+	for t in "a full disk" "few lines" "not corrupt" "inodes" "inodes before" "read-only"; do
+		skip "$t while extracting" "tmpfs mounts need root"; done
+fi
+
+done_testing
