@@ -24,6 +24,10 @@ tmpfs() {
 	mount -t tmpfs -o "$2" kf-test "$1/6.1" && mounts+=("$1/6.1")
 }
 
+export KF_NEED_MB=0 KF_NEED_INODES=0
+big=$(tiny_tarball big bash -c 'head -c 4M /dev/zero > zeros')
+many=$(tiny_tarball many bash -c 'for i in $(seq 60); do echo $i > f$i; done')
+
 ### 1. Path variables
 check_fails "out= with a space is refused before anything is written" 2 \
 	"out='$kf_tmp/sp ace' contains white space" make help out="$kf_tmp/sp ace"
@@ -54,12 +58,66 @@ mkdir -p "$l/tools" "$l/6.1/generic" && : > "$l/.lock.owner"
 check "clean accepts an older kflavour out= (its own layout)" make clean out="$l"
 check_eq "and removed out/6.1 only" "$(ls -A "$l" | grep -v '^\.lock' | tr '\n' ' ')" ".kflavour tools "
 
+### 3. The lock is never skipped; a busy out= with wait=0 is told apart.
+b=$kf_tmp/busy
+make list out="$b" > /dev/null
+mk/lock "$b" 1 sleep 5 &
+holder=$!
+sleep 1
+check_fails "wait=0 on a busy out= prints the busy line (and make exits 2)" 2 \
+	"^kflavour: busy: $b is in use by pid" make tree wait=0 out="$b" tarball="$many"
+check_fails "mk/lock itself exits 3 when busy with wait=0" 3 "^kflavour: busy:" mk/lock "$b" 0 true
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+check_fails "a failure is not the busy line" 2 "^kflavour: .*is missing" \
+	make tree wait=0 out="$b" tarball=/nonexistent.tar.xz
+check_eq "(no busy line there)" "$(grep -c 'kflavour: busy:' "$kf_tmp/last.out")" 0
+# A lock that cannot be opened: mode 000 (run as a non-root user; as root,
+# as the test user of 80-nonroot.sh), and a read-only out= (root: tmpfs).
+co=$kf_tmp/co; scratch_checkout "$co"
+lk=$kf_tmp/lk; make list out="$lk" > /dev/null
+chmod 000 "$lk/.lock"
+if root; then
+	user=kflavour-test
+	id "$user" >/dev/null 2>&1 || useradd --create-home --shell /bin/bash "$user"
+	chmod 755 "$kf_tmp"; chmod -R a+rX "$co" "$lk"
+	as_user() { runuser -u "$user" -- env HOME="/home/$user" "$@"; }
+else
+	as_user() { "$@"; }
+fi
+check_fails "a lock that cannot be opened stops the run, naming path and cause" 2 \
+	"cannot open the lock $lk/.lock: Permission denied" as_user make -C "$co" tree out="$lk" tarball="$many"
+check_eq "and nothing ran unlocked" "$(grep -c 'TREE\|Bad file descriptor' "$kf_tmp/last.out")" 0
+if root; then
+	rl=$kf_tmp/rolock; mkdir -p "$rl"; mount -t tmpfs -o ro kf-test "$rl" && mounts+=("$rl")
+	check_fails "a read-only out= stops at the lock" 2 \
+		"cannot open the lock $rl/.lock: Read-only file system" make tree out="$rl" tarball="$many"
+else
+	skip "a read-only out= stops at the lock" "tmpfs mounts need root"
+fi
+
+### 5. Shared files: 'make list' beside a locked 'make config', a few times.
+# list runs unlocked while flavours-*.mk is fresh and queues for the lock
+# when it is stale; neither may fail, and flavours-*.mk must stay.
+cc=$kf_tmp/cc; scratch_checkout "$cc"
+make -C "$cc" config flavour=generic out="$o" > /dev/null 2>&1
+bad=0
+for i in 1 2; do
+	# odd: the recipe changes (both remake flavours-*.mk); even: only the
+	# config stage's input does (list stays unlocked).
+	if [ $((i % 2)) = 1 ]; then touch "$cc/flavours/generic.flavour"; else touch "$cc/fragments/renames"; fi
+	make -C "$cc" config flavour=generic out="$o" > "$kf_tmp/cfg.$i" 2>&1 &
+	cfg=$!
+	while kill -0 "$cfg" 2>/dev/null; do
+		make -C "$cc" list out="$o" > "$kf_tmp/list.out" 2>&1 || { bad=1; diag < "$kf_tmp/list.out"; }
+	done
+	wait "$cfg" || { bad=1; diag < "$kf_tmp/cfg.$i"; }
+done
+check_eq "2 configs with lists beside them: none failed" "$bad" 0
+check_eq "no temporary flavours-*.mk left" "$(ls "$o"/6.1/flavours-*.mk.tmp* 2>/dev/null | wc -l)" 0
+
 ### 4. Full disks, exhausted inodes, read-only file systems (real tmpfs
 # mounts: root only, as CI runs). "corrupt" stays for archives failing xz -t
 # (tests/e2e/10-tree.sh).
-export KF_NEED_MB=0 KF_NEED_INODES=0
-big=$(tiny_tarball big bash -c 'head -c 4M /dev/zero > zeros')
-many=$(tiny_tarball many bash -c 'for i in $(seq 60); do echo $i > f$i; done')
 if root; then
 	f=$kf_tmp/full; tmpfs "$f" size=1m
 	check_fails "a full disk while extracting is named, with what is free" 2 \
