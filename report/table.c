@@ -298,6 +298,10 @@ void table_print(FILE *f, const struct report *r, int width)
 	if (r->nfl)
 		fprintf(f, "boot cells: verdict, wall seconds, L1 line verdict "
 			"(kernel line vs CPU cache_alignment)\n");
+	for (size_t i = 0; i < r->nfl; i++)
+		if (r->fl[i].config_failed)
+			fprintf(f, "%s: last config attempt failed: %s (the columns show the last good config)\n",
+				r->fl[i].name, r->fl[i].config_failed);
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct flavour *fl = &r->fl[i];
 
