@@ -18,12 +18,25 @@ include $(flavours_mk)
 # against the recipes on disk too: one added since flavours.mk was written
 # (make newflavour) is known before make remakes flavours.mk.
 recipes := $(sort $(patsubst flavours/%.flavour,%,$(wildcard flavours/*.flavour)))
+ifneq ($(filter command line environment,$(origin flavour)),)
+ifeq ($(strip $(flavour)),)
+$(error flavour= is empty; name flavours (flavour="k8 mpsc"), or leave flavour= out for all: $(recipes))
+endif
+endif
 flavour ?= $(all_flavours)
-ifneq ($(all_flavours),)
-ifneq ($(filter-out $(all_flavours) $(recipes),$(flavour)),)
-$(error unknown flavour '$(filter-out $(all_flavours) $(recipes),$(flavour))'; valid: $(recipes) (flavours/*.flavour))
+ifneq ($(all_flavours)$(broken_flavours),)
+flavour_unknown := $(filter-out $(all_flavours) $(broken_flavours) $(recipes),$(flavour))
+ifneq ($(flavour_unknown),)
+flavour_near := $(shell $(tools)/flavours --suggest '$(firstword $(flavour_unknown))' $(recipes))
+$(error unknown flavour '$(flavour_unknown)'$(if $(flavour_near), (did you mean $(flavour_near)?)); valid: $(recipes) (flavours/*.flavour))
 endif
 endif
+# A broken recipe blocks only itself: named, it is an error; in the default
+# (all) it is left out with a warning; help and list name it.
+ifneq ($(filter $(broken_flavours),$(flavour)),)
+$(error flavour $(firstword $(filter $(broken_flavours),$(flavour))) has a broken recipe: $($(firstword $(filter $(broken_flavours),$(flavour)))_broken))
+endif
+$(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $($(b)_broken)))
 
 # The audit links the tree's own kconfig parser (built by Kbuild from the
 # extracted tree into $(kdir)/kconfig), so it always matches the tree.

@@ -115,6 +115,24 @@ done
 check_eq "2 configs with lists beside them: none failed" "$bad" 0
 check_eq "no temporary flavours-*.mk left" "$(ls "$o"/6.1/flavours-*.mk.tmp* 2>/dev/null | wc -l)" 0
 
+### 8. A broken recipe blocks only itself; 9. names.
+br=$kf_tmp/br; scratch_checkout "$br"
+echo "colour = blue" >> "$br/flavours/k8.flavour"
+check "make list works beside a broken recipe" make -C "$br" list out="$o"
+out_has() { grep -Eq -- "$2" "$kf_tmp/last.out" && ok "$1" || { not_ok "$1 (no /$2/)"; tail -n 15 "$kf_tmp/last.out" | diag; }; }
+out_has "and names it, with file, line and fix" "^k8 +BROKEN +flavours/k8.flavour:[0-9]+: unknown key 'colour'"
+check "make help works" make -C "$br" help out="$o"
+out_has "and names it too" "broken recipe, flavour k8 left out: flavours/k8.flavour:[0-9]+: unknown key"
+check "another flavour configures" make -C "$br" config flavour=generic out="$o"
+check_fails "the broken one is refused with its error" 2 \
+	"flavour k8 has a broken recipe: flavours/k8.flavour:[0-9]+: unknown key 'colour'" \
+	make -C "$br" config flavour=k8 out="$o"
+rm -f "$o/6.1/flavours-$(printf %s "$br" | md5sum | cut -c1-8).mk"
+check_fails "an empty flavour= is an error" 2 "flavour= is empty; name flavours" \
+	make config flavour= out="$o"
+check_fails "a misspelt flavour gets the nearest name" 2 \
+	"unknown flavour 'mpcs' \(did you mean mpsc\?\); valid: generic k8 mpsc" make config flavour=mpcs out="$o"
+
 ### 4. Full disks, exhausted inodes, read-only file systems (real tmpfs
 # mounts: root only, as CI runs). "corrupt" stays for archives failing xz -t
 # (tests/e2e/10-tree.sh).
