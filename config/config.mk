@@ -60,11 +60,21 @@ $(ktools)/audit: config/audit.c config/fragment.c config/fragment.h $(lib_src) $
 		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
 		-o $@ config/audit.c config/fragment.c $(lib_src) $(kconfig_objs) -ljansson
 
+# Every symbol of fragments/policy must be one of this tree's Kconfig
+# symbols (or its rule say gone=<kver>): a misspelt one would pass silently.
+$(kdir)/kconfig.symbols: $(tree_stamp)
+	@grep -rhoE --include='Kconfig*' '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' $(src) | \
+		awk '{print $$2}' | sort -u > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/policy
+	@$(tools)/policy --symbols $(kdir)/kconfig.symbols $(kver) fragments/policy
+	@touch $@
+
 # config.stamp, not .config, is make's target: merge.sh replaces .config only
 # when its content changed, so an unchanged merge does not rebuild the kernel.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy
+		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy \
+		| $(kdir)/policy.checked
 	@KF_POLICY='$(tools)/policy' config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))

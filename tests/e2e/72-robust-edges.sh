@@ -115,6 +115,17 @@ done
 check_eq "2 configs with lists beside them: none failed" "$bad" 0
 check_eq "no temporary flavours-*.mk left" "$(ls "$o"/6.1/flavours-*.mk.tmp* 2>/dev/null | wc -l)" 0
 
+### 6. Every fragments/policy symbol exists in the tree's Kconfig.
+pc=$kf_tmp/pc; scratch_checkout "$pc"
+echo 'MODULESS *=n : a typo that would bind nothing' >> "$pc/fragments/policy"
+check_fails "a policy rule on a misspelt symbol fails, naming the nearest real one" 2 \
+	"fragments/policy:[0-9]+: CONFIG_MODULESS is not a symbol of the 6.1 tree's Kconfig \(nearest: MODULES\)" \
+	make -C "$pc" config flavour=generic out="$o"
+rm -f "$o/6.1/flavours-$(printf %s "$pc" | md5sum | cut -c1-8).mk"
+echo 'X86_HT *=y gone=6.1 : 2.6 HT, gone from 6.1' > "$kf_tmp/gone.policy"
+check "a rule marked gone=6.1 passes the 6.1 symbol check" \
+	"$o/tools/policy" --symbols "$o/6.1/kconfig.symbols" 6.1 "$kf_tmp/gone.policy"
+
 ### 8. A broken recipe blocks only itself; 9. names.
 br=$kf_tmp/br; scratch_checkout "$br"
 echo "colour = blue" >> "$br/flavours/k8.flavour"
