@@ -19,7 +19,7 @@ include $(flavours_mk)
 # (make newflavour) is known before make remakes flavours.mk.
 recipes := $(sort $(patsubst flavours/%.flavour,%,$(wildcard flavours/*.flavour)))
 ifneq ($(filter command line environment,$(origin flavour)),)
-ifeq ($(strip $(flavour)),)
+ifeq ($(strip $(flavour))$(filter menuconfig nconfig oldconfig savefragment,$(MAKECMDGOALS)),)
 $(error flavour= is empty; name flavours (flavour="k8 mpsc"), or leave flavour= out for all: $(recipes))
 endif
 endif

@@ -139,6 +139,12 @@ check_fails "the broken one is refused with its error" 2 \
 	"flavour k8 has a broken recipe: flavours/k8.flavour:[0-9]+: unknown key 'colour'" \
 	make -C "$br" config flavour=k8 out="$o"
 rm -f "$o/6.1/flavours-$(printf %s "$br" | md5sum | cut -c1-8).mk"
+bom=$kf_tmp/bom; scratch_checkout "$bom"
+printf '\xef\xbb\xbf' | cat - "$bom/fragments/smt.config" > "$kf_tmp/smt" && cp "$kf_tmp/smt" "$bom/fragments/smt.config"
+check_fails "a UTF-8 BOM in a fragment is named" 2 \
+	"fragments/smt.config:1: byte 1 is a byte order mark \(U\+FEFF, BOM\), an invisible character" \
+	make -C "$bom" config flavour=generic out="$o"
+rm -f "$o/6.1/flavours-$(printf %s "$bom" | md5sum | cut -c1-8).mk" "$o"/6.1/generic/config{.failed,-failed.json}
 check_fails "an empty flavour= is an error" 2 "flavour= is empty; name flavours" \
 	make config flavour= out="$o"
 check_fails "a misspelt flavour gets the nearest name" 2 \
