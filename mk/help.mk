@@ -47,7 +47,8 @@ Variables:
   out=DIR               output directory (default ./out; now: $(out))
   cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
   jobs=N                make jobs (default nproc: $(jobs))
-  wait=0                exit at once if another make holds out/ (default: wait)
+  wait=0                exit at once if another make holds out/ (default: wait;
+                        busy: a line "kflavour: busy:", make exits 2)
   CCACHE=0              build without ccache
   DISTCC_HOSTS=...      compile on these distcc hosts
 
