@@ -36,6 +36,7 @@ flavours_mk := $(out)/$(kver)/flavours-$(shell printf %s '$(top)' | md5sum | cut
 # while both are up to date (kf_readonly: nothing is remade); a stale one is
 # remade under the lock, so a goal without the lock writes nothing in $(out).
 ifneq ($(filter help list,$(goals)),)
+ifeq ($(filter-out $(nolock_goals),$(goals)),)
 kf_stale := $(shell test -f '$(flavours_mk)' -a -x '$(out)/tools/flavours' && \
 	find flavours fragments boot/cpu-models '$(out)/tools/flavours' -newer '$(flavours_mk)' -print -quit && \
 	find config/flavours.c lib -newer '$(out)/tools/flavours' -print -quit || echo missing)
@@ -43,6 +44,7 @@ ifneq ($(kf_stale),)
 nolock_goals := $(filter-out help list,$(nolock_goals))
 else
 kf_readonly := 1
+endif
 endif
 endif
 

@@ -126,6 +126,25 @@ echo 'X86_HT *=y gone=6.1 : 2.6 HT, gone from 6.1' > "$kf_tmp/gone.policy"
 check "a rule marked gone=6.1 passes the 6.1 symbol check" \
 	"$o/tools/policy" --symbols "$o/6.1/kconfig.symbols" 6.1 "$kf_tmp/gone.policy"
 
+### 7b. A flavour directory that cannot be written: the failure says so, and
+# an old config.log (an earlier, good run's) is never shown as the cause.
+if root; then
+	rc=$kf_tmp/rlog; mkdir -p "$rc/6.1"
+	ln -s "$o/6.1/src" "$rc/6.1/src"
+	cp -p "$o/6.1/tree.stamp" "$o/6.1/kconfig.symbols" "$o/6.1/policy.checked" "$rc/6.1/"
+	cp -a "$o/6.1/kconfig" "$o/6.1/tools" "$rc/6.1/"
+	tmpfs_dir=$rc/6.1/generic; mkdir -p "$tmpfs_dir"
+	mount -t tmpfs -o size=1m kf-test "$tmpfs_dir" && mounts+=("$tmpfs_dir")
+	echo "OLD LOG of a good run" > "$tmpfs_dir/config.log"
+	mount -o remount,ro "$tmpfs_dir"
+	check_fails "a read-only flavour dir: the cause, not an old log" 2 \
+		"cannot write $tmpfs_dir/config.log \(Read-only file system\); the previous .config of generic is unchanged" \
+		make config flavour=generic out="$rc"
+	check_eq "the old log is not shown" "$(grep -c 'OLD LOG' "$kf_tmp/last.out")" 0
+else
+	skip "a read-only flavour dir" "tmpfs mounts need root"; skip "the old log is not shown" "root"
+fi
+
 ### 8. A broken recipe blocks only itself; 9. names.
 br=$kf_tmp/br; scratch_checkout "$br"
 echo "colour = blue" >> "$br/flavours/k8.flavour"
