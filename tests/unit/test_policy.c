@@ -256,6 +256,10 @@ static void gone_rules_skip_their_kernel(void **state)
 	free(kver);
 	assert_null(kf_config_kver("CONFIG_SMP=y\n"));
 	assert_int_equal(parse(&p, "X86_HT *=y gone=6.12|6.13 : 2.6's HT\n"), 0);
+	if (p.n != 1 || !p.rule) {
+		fail_msg("one rule expected, %zu parsed", p.n);
+		return;
+	}
 	assert_string_equal(p.rule[0].gone, "6.12|6.13");
 	assert_true(kf_policy_gone(&p.rule[0], "6.12"));
 	assert_false(kf_policy_gone(&p.rule[0], "6.1"));
