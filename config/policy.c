@@ -495,11 +495,11 @@ static int check_symbols(const char *symfile, const char *kver, const char *path
 	for (size_t i = 0; i < p.n; i++) {
 		const struct kf_policy_rule *r = &p.rule[i];
 		char *want = kf_xasprintf("\n%s\n", r->symbol), *best = NULL;
-		size_t best_d = (size_t)-1, len = strlen(r->symbol);
+		size_t best_d = (size_t)-1, symlen = strlen(r->symbol);
 
 		/* Each line once, and not when marked gone here. */
 		if ((i && p.rule[i - 1].line == r->line) || kf_policy_gone(r, kver) ||
-		    (!strncmp(syms, r->symbol, len) && syms[len] == '\n') || strstr(syms, want)) {
+		    (!strncmp(syms, r->symbol, symlen) && syms[symlen] == '\n') || strstr(syms, want)) {
 			free(want);
 			continue;
 		}
