@@ -13,6 +13,7 @@ top := $(CURDIR)
 # User variables (make help lists them).
 kver    ?= 6.1
 out     ?= $(top)/out
+include mk/paths.mk
 override out := $(abspath $(out))
 jobs    ?= $(shell nproc)
 wait    ?= 1
@@ -28,6 +29,32 @@ endif
 # 'check' locks nothing itself: its tests run make, which takes the lock.
 nolock_goals := help list deps check-deps check
 goals := $(or $(MAKECMDGOALS),all)
+# The recipes as make variables; config/config.mk makes it. One file per
+# checkout: several checkouts may share one out= (the tests do).
+flavours_mk := $(out)/$(kver)/flavours-$(shell printf %s '$(top)' | md5sum | cut -c1-8).mk
+# help and list read flavours_mk and the flavours tool: without the lock only
+# while both are up to date (kf_readonly: nothing is remade); a stale one is
+# remade under the lock, so a goal without the lock writes nothing in $(out).
+ifneq ($(filter help list,$(goals)),)
+ifeq ($(filter-out $(nolock_goals),$(goals)),)
+kf_stale := $(shell test -f '$(flavours_mk)' -a -x '$(out)/tools/flavours' && \
+	find flavours fragments boot/cpu-models '$(out)/tools/flavours' -newer '$(flavours_mk)' -print -quit && \
+	find config/flavours.c lib -newer '$(out)/tools/flavours' -print -quit || echo missing)
+ifneq ($(kf_stale),)
+nolock_goals := $(filter-out help list,$(nolock_goals))
+else
+kf_readonly := 1
+endif
+endif
+endif
+
+# Destructive goals are refused before the lock writes anything in $(out).
+ifneq ($(filter clean distclean,$(goals)),)
+ifneq ($(shell mk/ours '$(out)' 2>/dev/null && echo ours),ours)
+$(error refusing to $(filter clean distclean,$(goals)): out=$(out) is not a kflavour output directory ($(shell \
+	mk/ours '$(out)' 2>&1)); nothing deleted. Check out=, or delete it yourself)
+endif
+endif
 
 ifeq ($(KF_LOCKED)$(filter-out $(nolock_goals),$(goals)),)
 unlocked := 1
@@ -43,7 +70,6 @@ jflag := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(jobs))
 .PHONY: $(goals) kf-locked
 $(goals): kf-locked ; @:
 kf-locked:
-	@mkdir -p '$(out)'
 	@mk/lock '$(out)' '$(wait)' $(MAKE) $(jflag) KF_LOCKED=1 $(MAKECMDGOALS)
 else
 

@@ -3,25 +3,40 @@
 #         and the committed defconfigs/<kver>/<flavour>_defconfig.
 
 # Recipes become make variables: all_flavours, <f>_fragment_files, <f>_cpu...
-# One file per checkout: several checkouts may share one out= (the tests do),
-# and each has its own recipes.
-flavours_mk := $(kdir)/flavours-$(shell printf %s '$(top)' | md5sum | cut -c1-8).mk
+# in $(flavours_mk) (named in the Makefile), written under a name of its own
+# and renamed: an unlocked help/list may read it while this rule runs. With
+# kf_readonly (help/list without the lock) it is up to date and not remade.
+ifeq ($(kf_readonly),)
 $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kver)/*.config) \
 		boot/cpu-models $(tools)/flavours
 	@mkdir -p $(@D)
-	@$(tools)/flavours $(kver) > $@.tmp && mv $@.tmp $@
+	@$(tools)/flavours $(kver) > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
+endif
 include $(flavours_mk)
 
 # flavour= selects; default all. Checked once flavours.mk has been read, and
 # against the recipes on disk too: one added since flavours.mk was written
 # (make newflavour) is known before make remakes flavours.mk.
 recipes := $(sort $(patsubst flavours/%.flavour,%,$(wildcard flavours/*.flavour)))
+ifneq ($(filter command line environment,$(origin flavour)),)
+ifeq ($(strip $(flavour))$(filter menuconfig nconfig oldconfig savefragment,$(MAKECMDGOALS)),)
+$(error flavour= is empty; name flavours (flavour="k8 mpsc"), or leave flavour= out for all: $(recipes))
+endif
+endif
 flavour ?= $(all_flavours)
-ifneq ($(all_flavours),)
-ifneq ($(filter-out $(all_flavours) $(recipes),$(flavour)),)
-$(error unknown flavour '$(filter-out $(all_flavours) $(recipes),$(flavour))'; valid: $(recipes) (flavours/*.flavour))
+ifneq ($(all_flavours)$(broken_flavours),)
+flavour_unknown := $(filter-out $(all_flavours) $(broken_flavours) $(recipes),$(flavour))
+ifneq ($(flavour_unknown),)
+flavour_near := $(shell $(tools)/flavours --suggest '$(firstword $(flavour_unknown))' $(recipes))
+$(error unknown flavour '$(flavour_unknown)'$(if $(flavour_near), (did you mean $(flavour_near)?)); valid: $(recipes) (flavours/*.flavour))
 endif
 endif
+# A broken recipe blocks only itself: named, it is an error; in the default
+# (all) it is left out with a warning; help and list name it.
+ifneq ($(filter $(broken_flavours),$(flavour)),)
+$(error flavour $(firstword $(filter $(broken_flavours),$(flavour))) has a broken recipe: $($(firstword $(filter $(broken_flavours),$(flavour)))_broken))
+endif
+$(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $($(b)_broken)))
 
 # The audit links the tree's own kconfig parser (built by Kbuild from the
 # extracted tree into $(kdir)/kconfig), so it always matches the tree.
@@ -45,11 +60,21 @@ $(ktools)/audit: config/audit.c config/fragment.c config/fragment.h $(lib_src) $
 		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
 		-o $@ config/audit.c config/fragment.c $(lib_src) $(kconfig_objs) -ljansson
 
+# Every symbol of fragments/policy must be one of this tree's Kconfig
+# symbols (or its rule say gone=<kver>): a misspelt one would pass silently.
+$(kdir)/kconfig.symbols: $(tree_stamp)
+	@grep -rhoE --include='Kconfig*' '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' $(src) | \
+		awk '{print $$2}' | sort -u > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/policy
+	@$(tools)/policy --symbols $(kdir)/kconfig.symbols $(kver) fragments/policy
+	@touch $@
+
 # config.stamp, not .config, is make's target: merge.sh replaces .config only
 # when its content changed, so an unchanged merge does not rebuild the kernel.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy
+		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy \
+		| $(kdir)/policy.checked
 	@KF_POLICY='$(tools)/policy' config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))

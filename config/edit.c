@@ -533,6 +533,37 @@ static int model_known(const char *name, char **all)
 	return found;
 }
 
+/* The models whose expected verdict is 'pass' (malloc'ed, space-separated);
+ * *expect gets name's own expected verdict (malloc'ed; "" if not found). */
+static char *passing_models(const char *name, char **expect)
+{
+	char *text = kf_read_file(CPU_MODELS, NULL), *line, *next, *all = kf_xstrdup("");
+
+	if (!text)
+		kf_die(2, "%s: %s", CPU_MODELS, strerror(errno));
+	*expect = kf_xstrdup("");
+	for (line = text; line; line = next) {
+		char word[64], verdict[32], *grown;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (*line == '#' || sscanf(line, "%63s %31s", word, verdict) != 2)
+			continue;
+		if (!strcmp(word, name)) {
+			free(*expect);
+			*expect = kf_xstrdup(verdict);
+		}
+		if (strcmp(verdict, "pass") != 0)
+			continue;
+		grown = kf_xasprintf("%s%s%s", all, *all ? " " : "", word);
+		free(all);
+		all = grown;
+	}
+	free(text);
+	return all;
+}
+
 /* generic's fragment list with its cpu-* fragment replaced by cpu-NAME. */
 static char *scaffold_fragments(const char *name)
 {
@@ -614,6 +645,16 @@ static int cmd_newflavour(int argc, char **argv)
 		kf_die(2, "model '%s' is not a CPU model in %s; use one of: %s",
 		       model, CPU_MODELS, models);
 	free(models);
+	/* A flavour is booted on its model and must pass there. */
+	{
+		char *expect, *passing = passing_models(model, &expect);
+
+		if (strcmp(expect, "pass") != 0)
+			kf_die(2, "model '%s' is expected to give '%s' (%s), so the new flavour could never boot on it; use a model that passes: %s",
+			       model, expect, CPU_MODELS, passing);
+		free(expect);
+		free(passing);
+	}
 
 	n = read_choices(kconfig, &c);
 	for (size_t i = 0; i < n; i++) {

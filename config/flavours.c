@@ -5,9 +5,12 @@
  *
  *   flavours KVER            make variables, for out/<kver>/flavours.mk
  *   flavours --list KVER     one line per flavour, for 'make list'
+ *   flavours --suggest NAME FLAVOUR...   the FLAVOURs near NAME (a typo)
  *
- * A recipe naming a fragment or CPU model that does not exist is an error
- * naming the recipe's file and line, so nothing is merged or built.
+ * A broken recipe (bad syntax, or naming a fragment or CPU model that does
+ * not exist) blocks only itself: it is left out of all_flavours and listed
+ * in broken_flavours with its error (file, line, fix) as <name>_broken, so
+ * make names it and every other flavour still works.
  */
 #include "../lib/kf.h"
 
@@ -86,25 +89,33 @@ static int cpu_model_known(const char *name)
 	return found;
 }
 
-/* Check what one recipe points at; exits 2 with file:line on a problem. */
-static void check_refs(const struct kf_recipe *r, const char *kver)
+/* Check what one recipe points at; on a problem "file:line: ...; fix" in
+ * err and -1. */
+static int check_refs(const struct kf_recipe *r, const char *kver, char *err,
+		      size_t errlen)
 {
 	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
+	int rc = 0;
 
-	for (char *f = strtok_r(list, " \t", &save); f;
+	for (char *f = strtok_r(list, " \t", &save); f && !rc;
 	     f = strtok_r(NULL, " \t", &save)) {
 		char *p = fragment_path(kver, f);
 
-		if (!p)
-			kf_die(2, "%s:%d: fragment '%s' not found: no fragments/%s.config "
-			       "(nor fragments/%s/%s.config); fix the name or add the file",
-			       r->path, r->line[KF_FRAGMENTS], f, f, kver, f);
+		if (!p) {
+			snprintf(err, errlen, "%s:%d: fragment '%s' not found: no fragments/%s.config "
+				 "(nor fragments/%s/%s.config); fix the name or add the file",
+				 r->path, r->line[KF_FRAGMENTS], f, f, kver, f);
+			rc = -1;
+		}
 		free(p);
 	}
 	free(list);
-	if (!cpu_model_known(r->value[KF_CPU]))
-		kf_die(2, "%s:%d: cpu model '%s' is not in %s; use one listed there",
-		       r->path, r->line[KF_CPU], r->value[KF_CPU], CPU_MODELS);
+	if (!rc && !cpu_model_known(r->value[KF_CPU])) {
+		snprintf(err, errlen, "%s:%d: cpu model '%s' is not in %s; use one listed there",
+			 r->path, r->line[KF_CPU], r->value[KF_CPU], CPU_MODELS);
+		rc = -1;
+	}
+	return rc;
 }
 
 /* Make-safe: recipes are ours, but '$' and '#' would still surprise make. */
@@ -141,44 +152,96 @@ static void print_make(const struct kf_recipe *r, const char *kver)
 	}
 }
 
+/* flavours/<name>.flavour -> name (malloc'ed). */
+static char *name_of(const char *path)
+{
+	const char *b = strrchr(path, '/') + 1;
+
+	return kf_xasprintf("%.*s", (int)(strlen(b) - 8), b);
+}
+
+/* --suggest NAME FLAVOUR...: print the FLAVOURs near NAME, space-separated. */
+static int suggest(int argc, char **argv)
+{
+	const char *sep = "";
+
+	for (int i = 3; i < argc; i++)
+		if (kf_near(argv[2], argv[i])) {
+			printf("%s%s", sep, argv[i]);
+			sep = " ";
+		}
+	putchar('\n');
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int list = argc > 1 && !strcmp(argv[1], "--list");
 	const char *kver = argv[list ? 2 : 1];
+	struct kf_recipe *r;
+	char **paths, **errs;
 	size_t n;
-	char **paths;
 
 	kf_prog = "flavours";
+	if (argc > 2 && !strcmp(argv[1], "--suggest"))
+		return suggest(argc, argv);
 	if (!kver)
 		kf_die(2, "usage: flavours [--list] KVER");
 	paths = recipe_paths(&n);
 	if (!n)
 		kf_die(2, "flavours/: no *.flavour recipe; add one (see docs/guide.md)");
-	if (!list)
-		printf("# Generated from flavours/*.flavour by config/flavours.c.\nall_flavours :=");
-	for (size_t i = 0; i < n && !list; i++) {
-		const char *b = strrchr(paths[i], '/') + 1;
-
-		printf(" %.*s", (int)(strlen(b) - 8), b);
-	}
-	if (!list)
-		putchar('\n');
+	r = kf_xmalloc(n * sizeof(*r));
+	errs = kf_xmalloc(n * sizeof(*errs));
 	for (size_t i = 0; i < n; i++) {
-		struct kf_recipe r;
 		char err[1024];
 
-		if (kf_recipe_read(paths[i], &r, err, sizeof(err)) < 0)
-			kf_die(2, "%s", err);
-		check_refs(&r, kver);
-		if (list)
-			printf("%-10s %-8s %s\n%-10s fragments: %s\n", r.name,
-			       r.value[KF_CPU], r.value[KF_DESCRIPTION], "",
-			       r.value[KF_FRAGMENTS]);
-		else
-			print_make(&r, kver);
-		kf_recipe_free(&r);
+		errs[i] = NULL;
+		if (kf_recipe_read(paths[i], &r[i], err, sizeof(err)) < 0) {
+			errs[i] = kf_xstrdup(err);
+		} else if (check_refs(&r[i], kver, err, sizeof(err)) < 0) {
+			errs[i] = kf_xstrdup(err);
+			kf_recipe_free(&r[i]);
+		}
+	}
+	if (!list) {
+		printf("# Generated from flavours/*.flavour by config/flavours.c.\nall_flavours :=");
+		for (size_t i = 0; i < n; i++)
+			if (!errs[i])
+				printf(" %s", r[i].name);
+		printf("\nbroken_flavours :=");
+		for (size_t i = 0; i < n; i++)
+			if (errs[i]) {
+				char *name = name_of(paths[i]);
+
+				printf(" %s", name);
+				free(name);
+			}
+		putchar('\n');
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *name = name_of(paths[i]);
+
+		if (errs[i] && list) {
+			printf("%-10s BROKEN   %s\n", name, errs[i]);
+		} else if (errs[i]) {
+			printf("%s_broken := ", name);
+			put_make_value(errs[i]);
+			putchar('\n');
+		} else if (list) {
+			printf("%-10s %-8s %s\n%-10s fragments: %s\n", r[i].name,
+			       r[i].value[KF_CPU], r[i].value[KF_DESCRIPTION], "",
+			       r[i].value[KF_FRAGMENTS]);
+		} else {
+			print_make(&r[i], kver);
+		}
+		if (!errs[i])
+			kf_recipe_free(&r[i]);
+		free(errs[i]);
+		free(name);
 		free(paths[i]);
 	}
+	free(r);
+	free(errs);
 	free(paths);
 	return 0;
 }

@@ -120,6 +120,37 @@ static int parse_value(const char *line, const char *v, struct kf_line *out,
 	return 0;
 }
 
+/* Characters that look like nothing (or a space) but break a line: editors
+ * and web pages bring them in. Named, so the user can find them. */
+static const struct {
+	const char *bytes, *name;
+} invisible[] = {
+	{ "\xef\xbb\xbf", "a byte order mark (U+FEFF, BOM)" },
+	{ "\xc2\xa0", "a no-break space (U+00A0, NBSP)" },
+	{ "\xe2\x80\x8b", "a zero-width space (U+200B)" },
+	{ "\xe2\x80\x8c", "a zero-width non-joiner (U+200C)" },
+	{ "\xe2\x80\x8d", "a zero-width joiner (U+200D)" },
+	{ "\xe2\x81\xa0", "a word joiner (U+2060)" },
+};
+
+/* The first invisible character before any '#' comment; its entry or -1. */
+static int find_invisible(const char *line, size_t *col)
+{
+	size_t end = strcspn(line, "#");
+	int best = -1;
+
+	for (size_t i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++) {
+		const char *at = strstr(line, invisible[i].bytes);
+
+		if (at && (size_t)(at - line) < end) {
+			end = (size_t)(at - line);
+			best = (int)i;
+		}
+	}
+	*col = end + 1;
+	return best;
+}
+
 int kf_parse_line(const char *line, struct kf_line *out, char *err,
 		  size_t errlen)
 {
@@ -129,6 +160,14 @@ int kf_parse_line(const char *line, struct kf_line *out, char *err,
 	memset(out, 0, sizeof(*out));
 	if (len > 0 && line[len - 1] == '\r')
 		return FAIL("the line ends in a carriage return (DOS line end); convert the file with dos2unix");
+	{
+		size_t col;
+		int inv = find_invisible(line, &col);
+
+		if (inv >= 0)
+			return FAIL("byte %zu is %s, an invisible character; delete it (retype the line)",
+				    col, invisible[inv].name);
+	}
 	for (p = line; *p == ' ' || *p == '\t'; p++)
 		;
 	if (*p == '\0') {

@@ -6,6 +6,10 @@
  * .config, so a flavour that breaks its policy keeps its previous .config.
  *
  *   policy POLICY FLAVOUR CONFIG   exit 0: holds; 1: violated; 2: bad input
+ *   policy --symbols SYMBOLS KVER POLICY
+ *                    every rule's symbol is one of the tree's Kconfig symbols
+ *                    (SYMBOLS: one a line), or the rule says gone=KVER;
+ *                    else exit 2 naming the line and the nearest symbol
  *
  * A rule is one line:  SYMBOL FLAVOUR=VALUE... : NOTE
  *   SYMBOL   a Kconfig symbol, with or without CONFIG_
@@ -14,6 +18,8 @@
  *   VALUE    y, m, n (n: "is not set" or absent), a number, a "string";
  *            a|b accepts either
  *   NOTE     why the flavour needs it: printed with every violation
+ *   gone=K   (optional, K: kver, a|b for several) the symbol is known to be
+ *            gone from kernel K's Kconfig: the rule does not apply there
  * A symbol may have several rules (one note each), but a flavour (or *)
  * only one required value per symbol.
  */
@@ -33,6 +39,7 @@ struct kf_policy_rule {
 	char *flavour;		/* flavour name or "*" */
 	char *value;		/* accepted values as written, '|' between */
 	char *note;
+	char *gone;		/* kvers the symbol is gone from, '|' between; or NULL */
 	int line;
 };
 
@@ -58,6 +65,11 @@ int kf_policy_allows(const char *accepted, const char *actual);
 /* Print one line per violation to out; returns how many there are. */
 int kf_policy_check(const struct kf_policy *p, const char *flavour,
 		    const char *config, FILE *out);
+/* 1 when the rule is marked gone=... for kver. */
+int kf_policy_gone(const struct kf_policy_rule *r, const char *kver);
+/* Kernel version of a .config ("6.1" from "# Linux/x86 6.1.192 Kernel
+ * Configuration"), malloc'ed, or NULL. */
+char *kf_config_kver(const char *config);
 /* 1 when s is a valid flavour name: [a-z0-9][a-z0-9_-]*, at most 32 chars. */
 int kf_flavour_name_ok(const char *s);
 
@@ -172,6 +184,7 @@ void kf_policy_free(struct kf_policy *p)
 		free(p->rule[i].flavour);
 		free(p->rule[i].value);
 		free(p->rule[i].note);
+		free(p->rule[i].gone);
 	}
 	free(p->rule);
 	free(p->path);
@@ -236,6 +249,8 @@ static int parse_rule(struct kf_policy *p, char *line, int lineno, char *err,
 	const char *path = p->path;
 	char *colon = note_colon(line), *rest = line, *sym, *w, *note;
 	int nvalues = 0;
+	size_t first = p->n;
+	char *gone = NULL;
 
 	if (!colon)
 		return rule_error(err, errlen,
@@ -267,6 +282,14 @@ static int parse_rule(struct kf_policy *p, char *line, int lineno, char *err,
 				    path, lineno, w);
 		*eq = '\0';
 		val = eq + 1;
+		if (!strcmp(w, "gone")) {
+			if (!*val || strspn(val, "0123456789.|") != strlen(val))
+				return rule_error(err, errlen,
+					    "%s:%d: gone=%s: give the kernel versions the symbol is gone from, e.g. gone=6.12 (a|b for several)",
+					    path, lineno, val);
+			gone = val;
+			continue;
+		}
 		if (strcmp(w, "*") != 0 && !kf_flavour_name_ok(w))
 			return rule_error(err, errlen,
 				    "%s:%d: '%s' is not a flavour name; use a name from flavours/ (lowercase a-z, 0-9, '_', '-') or *",
@@ -286,6 +309,7 @@ static int parse_rule(struct kf_policy *p, char *line, int lineno, char *err,
 		r->flavour = kf_xstrdup(w);
 		r->value = kf_xstrdup(val);
 		r->note = kf_xstrdup(note);
+		r->gone = NULL;
 		r->line = lineno;
 		nvalues++;
 	}
@@ -293,6 +317,8 @@ static int parse_rule(struct kf_policy *p, char *line, int lineno, char *err,
 		return rule_error(err, errlen,
 			    "%s:%d: %s has no FLAVOUR=VALUE; write e.g. '%s mpsc=y : ...' or '%s *=y : ...'",
 			    path, lineno, sym, sym, sym);
+	for (size_t i = first; i < p->n && gone; i++)
+		p->rule[i].gone = kf_xstrdup(gone);
 	return 0;
 }
 
@@ -384,9 +410,34 @@ int kf_policy_allows(const char *accepted, const char *actual)
 	}
 }
 
+int kf_policy_gone(const struct kf_policy_rule *r, const char *kver)
+{
+	size_t n = kver ? strlen(kver) : 0;
+
+	for (const char *s = r->gone; s && n;) {
+		size_t len = strcspn(s, "|");
+
+		if (len == n && !strncmp(s, kver, n))
+			return 1;
+		s = s[len] ? s + len + 1 : NULL;
+	}
+	return 0;
+}
+
+char *kf_config_kver(const char *config)
+{
+	const char *l = strstr(config, "\n# Linux/");
+	int major, minor;
+
+	if (!l || !(l = strchr(l + 9, ' ')) || sscanf(l, " %d.%d", &major, &minor) != 2)
+		return NULL;
+	return kf_xasprintf("%d.%d", major, minor);
+}
+
 int kf_policy_check(const struct kf_policy *p, const char *flavour,
 		    const char *config, FILE *out)
 {
+	char *kver = kf_config_kver(config);
 	int bad = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
@@ -394,7 +445,7 @@ int kf_policy_check(const struct kf_policy *p, const char *flavour,
 		char *actual;
 
 		/* Each symbol once: at the first rule that names it. */
-		if (kf_policy_rule_for(p, r->symbol, flavour) != r)
+		if (kf_policy_rule_for(p, r->symbol, flavour) != r || kf_policy_gone(r, kver))
 			continue;
 		actual = kf_config_value(config, r->symbol);
 		if (!kf_policy_allows(r->value, actual)) {
@@ -406,6 +457,7 @@ int kf_policy_check(const struct kf_policy *p, const char *flavour,
 		}
 		free(actual);
 	}
+	free(kver);
 	return bad;
 }
 
@@ -427,6 +479,57 @@ static void check_flavours(const struct kf_policy *p)
 	}
 }
 
+/* --symbols SYMBOLS KVER POLICY: a rule on a symbol the tree does not have
+ * (a typo, or a symbol gone in this kernel) would pass silently. */
+static int check_symbols(const char *symfile, const char *kver, const char *path)
+{
+	char *syms = kf_read_file(symfile, NULL), *text = kf_read_file(path, NULL);
+	char err[1024];
+	struct kf_policy p;
+	int bad = 0;
+
+	if (!syms || !text)
+		kf_die(2, "%s: %s", syms ? path : symfile, strerror(errno));
+	if (kf_policy_parse(&p, path, text, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	for (size_t i = 0; i < p.n; i++) {
+		const struct kf_policy_rule *r = &p.rule[i];
+		char *want = kf_xasprintf("\n%s\n", r->symbol), *best = NULL;
+		size_t best_d = (size_t)-1, symlen = strlen(r->symbol);
+
+		/* Each line once, and not when marked gone here. */
+		if ((i && p.rule[i - 1].line == r->line) || kf_policy_gone(r, kver) ||
+		    (!strncmp(syms, r->symbol, symlen) && syms[symlen] == '\n') || strstr(syms, want)) {
+			free(want);
+			continue;
+		}
+		for (char *s = syms; *s;) {
+			size_t len = strcspn(s, "\n"), d;
+			char c = s[len];
+
+			s[len] = '\0';
+			d = kf_edit_distance(r->symbol, s);
+			if (d < best_d) {
+				best_d = d;
+				free(best);
+				best = kf_xstrdup(s);
+			}
+			s[len] = c;
+			s += len + (c != '\0');
+		}
+		fprintf(stderr,
+			"policy: %s:%d: CONFIG_%s is not a symbol of the %s tree's Kconfig (nearest: %s); fix the name, or add gone=%s to the rule if the symbol is gone there\n",
+			path, r->line, r->symbol, kver, best ? best : "none", kver);
+		free(best);
+		free(want);
+		bad++;
+	}
+	kf_policy_free(&p);
+	free(syms);
+	free(text);
+	return bad ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct kf_policy p;
@@ -434,6 +537,8 @@ int main(int argc, char **argv)
 	int bad;
 
 	kf_prog = "policy";
+	if (argc == 5 && !strcmp(argv[1], "--symbols"))
+		return check_symbols(argv[2], argv[3], argv[4]);
 	if (argc != 4)
 		kf_die(2, "usage: policy POLICY FLAVOUR CONFIG (run by config/merge.sh)");
 	text = kf_read_file(argv[1], NULL);

@@ -57,6 +57,11 @@ int kf_write_atomic(const char *path, const char *data, size_t len);
 /* Strip leading and trailing white space in place; returns s advanced. */
 char *kf_trim(char *s);
 
+/* Edits (insert, delete, change, swap two neighbours) from a to b. */
+size_t kf_edit_distance(const char *a, const char *b);
+/* 1 when name is near enough to what was typed to suggest it. */
+int kf_near(const char *typed, const char *name);
+
 /* A flavour recipe: flavours/<name>.flavour, "key = value" lines. */
 enum kf_recipe_key {
 	KF_DESCRIPTION,

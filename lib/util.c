@@ -168,3 +168,40 @@ char *kf_trim(char *s)
 		*--end = '\0';
 	return s;
 }
+
+size_t kf_edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), *d, r;
+
+	/* (n+1) x (m+1) table; a swap of neighbours counts as one edit. */
+	d = kf_xmalloc((n + 1) * (m + 1) * sizeof(*d));
+#define D(i, j) d[(i) * (m + 1) + (j)]
+	for (size_t i = 0; i <= n; i++)
+		D(i, 0) = i;
+	for (size_t j = 0; j <= m; j++)
+		D(0, j) = j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = D(i - 1, j - 1) + cost;
+
+			if (D(i - 1, j) + 1 < v)
+				v = D(i - 1, j) + 1;
+			if (D(i, j - 1) + 1 < v)
+				v = D(i, j - 1) + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    D(i - 2, j - 2) + 1 < v)
+				v = D(i - 2, j - 2) + 1;
+			D(i, j) = v;
+		}
+	r = D(n, m);
+#undef D
+	free(d);
+	return r;
+}
+
+int kf_near(const char *typed, const char *name)
+{
+	size_t len = strlen(typed), d = kf_edit_distance(typed, name);
+
+	return d <= (len > 6 ? 2u : 1u) + (len > 12) && d < len;
+}

@@ -56,7 +56,8 @@ Variables:
   cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
   good= bad= on=...     bisect: flavours, and verdict|kunit:SUITE.CASE|fact:KEY
   jobs=N                make jobs (default nproc: $(jobs))
-  wait=0                exit at once if another make holds out/ (default: wait)
+  wait=0                exit at once if another make holds out/ (default: wait;
+                        busy: a line "kflavour: busy:", make exits 2)
   CCACHE=0              build without ccache
   DISTCC_HOSTS=...      compile on these distcc hosts
   from=KVER to=KVER     make upgrade's trees (default 6.1 and 6.12)
@@ -71,7 +72,7 @@ help: $(flavours_mk)
 	@$(tools)/flavours --list $(kver) | sed 's/^/  /'
 
 .PHONY: clean distclean
-clean:
-	rm -rf '$(kdir)'
-distclean:
-	rm -rf '$(out)'
+# Only in an out= kflavour made (mk/ours): a mistyped out= deletes nothing.
+clean distclean:
+	@mk/ours '$(out)' || { echo "kflavour: refusing to $@: out=$(out) is not a kflavour output directory (reason above); nothing deleted. Check out=, or delete it yourself" >&2; exit 2; }
+	rm -rf '$(if $(filter clean,$@),$(kdir),$(out))'

@@ -1,5 +1,6 @@
 # Host tools: one C file per job, linked with lib/, built into $(tools).
-# Every C file is built with the same strict flags.
+# Every C file is built with the same strict flags, into a temporary name
+# then renamed: an unlocked 'make list' may run a tool while it is rebuilt.
 HOSTCC     ?= gcc
 KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
@@ -10,7 +11,7 @@ lib_hdr    := lib/kf.h
 define tool
 $(tools)/$(1): $(2) $(lib_src) $(lib_hdr) | deps
 	@mkdir -p $$(@D)
-	$$(HOSTCC) $$(KF_CFLAGS) -o $$@ $(2) $(lib_src) $(3)
+	$$(HOSTCC) $$(KF_CFLAGS) -o $$@.tmp.$$$$$$$$ $(2) $(lib_src) $(3) && mv $$@.tmp.$$$$$$$$ $$@
 host_tools += $(tools)/$(1)
 endef
 

@@ -228,7 +228,13 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		sb_addf(sb, " <span class=\"status %s\">", r->fl[i].nboots ? "booted" :
 			r->fl[i].has_build ? "built" : "none");
 		esc(sb, flavour_status(&r->fl[i]));
-		sb_add(sb, "</span></th>");
+		sb_add(sb, "</span>");
+		if (r->fl[i].config_failed) {
+			sb_add(sb, "<br><span class=\"status none\">last config attempt failed: ");
+			esc(sb, r->fl[i].config_failed);
+			sb_add(sb, "</span>");
+		}
+		sb_add(sb, "</th>");
 	}
 	sb_add(sb, "</tr>\n<tr><td class=\"k\">description</td>");
 	for (size_t i = 0; i < r->nfl; i++) {

@@ -65,6 +65,7 @@ static json_t *config_obj(const struct flavour *f)
 	json_object_set_new(c, "smt", tri(f->smt));
 	json_object_set_new(c, "microcode", tri(f->microcode));
 	json_object_set_new(c, "audit", str_or_null(f->audit));
+	json_object_set_new(c, "last_attempt_failed", str_or_null(f->config_failed));
 	return c;
 }
 

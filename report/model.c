@@ -222,6 +222,15 @@ static void load_config(struct flavour *f, const char *dir)
 		f->microcode = !strcmp(kc_value(&f->cfg, "MICROCODE"), "y");
 	}
 
+	/* config/merge.sh: the last attempt failed; .config is the last good. */
+	path = kf_xasprintf("%s/config.failed", dir);
+	text = kf_read_file(path, NULL);
+	free(path);
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		f->config_failed = text;
+	}
+
 	path = kf_xasprintf("%s/config.json", dir);
 	j = load_json(path);
 	free(path);
@@ -991,6 +1000,7 @@ void report_free(struct report *r)
 		kc_free(&f->cfg);
 		free(f->cpu_choice);
 		free(f->audit);
+		free(f->config_failed);
 		free(f->release);
 		for (size_t k = 0; k < f->nsections; k++)
 			free(f->sections[k].name);

@@ -188,6 +188,7 @@ struct flavour {
 	int microcode;		/* MICROCODE: 1, 0, -1 */
 	int has_config_json;
 	char *audit;		/* "ok", "failed", ... or NULL */
+	char *config_failed;	/* config.failed: why the last attempt failed, or NULL */
 	/* build stage */
 	int has_build;
 	char *release;

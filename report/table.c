@@ -457,6 +457,10 @@ void table_print(FILE *f, const struct report *r, int width)
 			"code bytes: function symbols in .text (no 2 MiB padding); build: "
 			"last build that\ncompiled (no-op rebuilds keep it), alongside: "
 			"other builds at the same time\n");
+	for (size_t i = 0; i < r->nfl; i++)
+		if (r->fl[i].config_failed)
+			fprintf(f, "%s: last config attempt failed: %s (the columns show the last good config)\n",
+				r->fl[i].name, r->fl[i].config_failed);
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct flavour *fl = &r->fl[i];
 

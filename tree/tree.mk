@@ -1,6 +1,7 @@
 # tree: /usr/src/linux-source-<kver>.tar.xz + patches/<kver>/series
 #       -> $(src), prepared atomically, stamped with both inputs' hashes.
-# tarball= and KF_NEED_MB= (disk needed to extract) are overridable for tests.
+# tarball=, KF_NEED_MB= and KF_NEED_INODES= (disk and inodes needed to
+# extract) are overridable for tests.
 tarball      ?= /usr/src/linux-source-$(kver).tar.xz
 series       := patches/$(kver)/series
 series_files := $(addprefix patches/$(kver)/,$(shell sed -e 's/\#.*//' $(series) 2>/dev/null | awk '{print $$1}'))

@@ -55,9 +55,17 @@ out_has "MICROCODE_AMD: names the fragment line" \
 out_has "MICROCODE_AMD: says it is blocked by dependencies" 'blocked by its dependencies'
 jq -e '.ok == false and ([.misses[] | select(.symbol == "MICROCODE_AMD" and .kind == "depends"
 	and .requested == "y" and .final == "n" and .file == "fragments/microcode.config")] | length == 1)' \
-	"$o/6.1/generic/config.json" > /dev/null &&
-	ok "MICROCODE_AMD: config.json records the miss" ||
-	not_ok "MICROCODE_AMD: config.json records the miss"
+	"$o/6.1/generic/config-failed.json" > /dev/null &&
+	ok "MICROCODE_AMD: config-failed.json records the miss" ||
+	not_ok "MICROCODE_AMD: config-failed.json records the miss"
+# config.json and .config stay the last good pair (issue 13); the report
+# shows them and names the failed attempt.
+check_eq "config.json still describes the good .config" "$(jq -r .ok "$o/6.1/generic/config.json" 2>/dev/null)" true
+check_eq "config.failed says what failed" "$(cat "$o/6.1/generic/config.failed" 2>/dev/null)" \
+	"audit failed (see config-failed.json)"
+check "the report shows the failed attempt" make report-only flavour=generic out="$o"
+out_has "as 'last config attempt failed: ...'" \
+	'generic: last config attempt failed: audit failed \(see config-failed.json\)'
 
 # Fragments that are wrong on their own: caught by --lint before any merge.
 bad "CONFIG_FOO=maybe: not a value" \
@@ -94,4 +102,6 @@ rm -f "$o/6.1/generic/config.stamp"
 check "make config flavour=generic again" make config flavour=generic out="$o"
 check_eq "generic .config unchanged after it all" "$(sha "$cfg")" "$good"
 check_eq "generic config.json records ok" "$(jq -r .ok "$o/6.1/generic/config.json" 2>/dev/null)" true
+check_eq "a good run clears the failed-attempt record" \
+	"$(ls "$o/6.1/generic/config.failed" "$o/6.1/generic/config-failed.json" 2>/dev/null)" ""
 done_testing

@@ -53,6 +53,9 @@ check_fails "newflavour: a 32-bit processor family is refused" 2 \
 check_fails "newflavour: an unknown model lists boot/cpu-models" 2 \
 	"model 'pentium9' is not a CPU model in boot/cpu-models; use one of: .*core2" \
 	mk newflavour name=c3 cpu=MCORE2 model=pentium9
+check_fails "newflavour: a model expected to refuse every kernel is refused" 2 \
+	"model 'i686' is expected to give 'refused' \(boot/cpu-models\).*use a model that passes: qemu64" \
+	mk newflavour name=c3 cpu=MCORE2 model=i686
 check_fails "newflavour never overwrites a flavour" 2 \
 	'flavours/mpsc.flavour already exists; newflavour never overwrites' mk newflavour name=mpsc cpu=MPSC model=nocona
 check_eq "the refused commands created and changed no file" "$(snap)" "$s0"

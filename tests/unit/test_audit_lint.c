@@ -122,6 +122,20 @@ static void line_without_prefix(void **state)
 }
 
 /* A whole fragment: every problem reported, each with file:line. */
+/* BOM, NBSP, zero-width: named, not "is not a fragment line" (issue 13). */
+static void invisible_characters_are_named(void **state)
+{
+	struct kf_line l;
+
+	(void)state;
+	assert_contains(classify("\xef\xbb\xbf" "CONFIG_SMP=y", &l),
+			"byte 1 is a byte order mark (U+FEFF, BOM)");
+	assert_contains(classify("CONFIG_SMP=y\xc2\xa0", &l), "byte 13 is a no-break space (U+00A0, NBSP)");
+	assert_contains(classify("CONFIG_\xe2\x80\x8bSMP=y", &l), "zero-width space (U+200B)");
+	/* In a comment they do no harm. */
+	assert_string_equal(classify("# a note\xc2\xa0with NBSP", &l), "");
+}
+
 static void fragment_errors_name_file_and_line(void **state)
 {
 	struct kf_fragset fs;
@@ -275,6 +289,7 @@ int main(void)
 		cmocka_unit_test(maybe_is_not_a_value),
 		cmocka_unit_test(other_bad_values),
 		cmocka_unit_test(line_without_prefix),
+		cmocka_unit_test(invisible_characters_are_named),
 		cmocka_unit_test(fragment_errors_name_file_and_line),
 		cmocka_unit_test(conflict_names_both),
 		cmocka_unit_test(conflict_in_one_fragment),

@@ -241,6 +241,39 @@ static void the_shipped_policy_parses(void **state)
 	free(text);
 }
 
+/* gone=KVER: the rule does not bind in that kernel's config (issue 13). */
+static void gone_rules_skip_their_kernel(void **state)
+{
+	static const char cfg61[] = "#\n# Linux/x86 6.1.192 Kernel Configuration\n#\nCONFIG_SMP=y\n";
+	static const char cfg612[] = "#\n# Linux/x86 6.12.5 Kernel Configuration\n#\nCONFIG_SMP=y\n";
+	struct kf_policy p;
+	int bad;
+	char *msg, *kver;
+
+	(void)state;
+	kver = kf_config_kver(cfg612);
+	assert_string_equal(kver, "6.12");
+	free(kver);
+	assert_null(kf_config_kver("CONFIG_SMP=y\n"));
+	assert_int_equal(parse(&p, "X86_HT *=y gone=6.12|6.13 : 2.6's HT\n"), 0);
+	if (p.n != 1 || !p.rule) {
+		fail_msg("one rule expected, %zu parsed", p.n);
+		return;
+	}
+	assert_string_equal(p.rule[0].gone, "6.12|6.13");
+	assert_true(kf_policy_gone(&p.rule[0], "6.12"));
+	assert_false(kf_policy_gone(&p.rule[0], "6.1"));
+	msg = check(&p, "generic", cfg612, &bad);
+	assert_int_equal(bad, 0);
+	free(msg);
+	msg = check(&p, "generic", cfg61, &bad);
+	assert_int_equal(bad, 1);
+	free(msg);
+	kf_policy_free(&p);
+	assert_int_equal(parse(&p, "X86_HT *=y gone=soon : x\n"), -1);
+	assert_non_null(strstr(err, "fragments/policy:1: gone=soon: give the kernel versions"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +287,7 @@ int main(void)
 		cmocka_unit_test(one_report_per_symbol),
 		cmocka_unit_test(flavour_names),
 		cmocka_unit_test(the_shipped_policy_parses),
+		cmocka_unit_test(gone_rules_skip_their_kernel),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
