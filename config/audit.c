@@ -3,7 +3,8 @@
  * audit - check that every value the fragments request is in the final config.
  *
  *   audit --lint FRAGMENT...
- *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE] FRAGMENT...
+ *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
+ *         [--base BASE [--verbose]] FRAGMENT...
  *
  * --lint checks the fragments alone (fragment.c): every line, and no symbol
  * set to two values unless the later line follows "# kflavour: override".
@@ -19,6 +20,14 @@
  * defaults and selects only), the dependency that blocked it, the choice
  * value that won, the select that forced it. Exit 0 when all survived,
  * 1 on a lint error or a miss, 2 on a usage or I/O error.
+ *
+ * --base names the full config the fragments were merged onto (a distro's,
+ * recipe key 'base'). Its thousands of values are not requests: a value the
+ * fragments do not set again and that did not survive is explained, in
+ * the same kconfig terms, but counted, not failed: one summary line per
+ * cause on stdout, every value in the JSON's "base" object (and on stderr
+ * with --verbose). Values Kconfig computes (no prompt: the toolchain's
+ * CC_VERSION_TEXT, GCC_VERSION, PAHOLE_VERSION, ...) are one of the causes.
  */
 #include "../lib/kf.h"
 #include "fragment.h"
@@ -93,8 +102,12 @@ struct miss {
 };
 
 struct audit {
-	const char *srctree, *config, *json, *renames_path;
+	const char *srctree, *config, *json, *renames_path, *base_path;
+	int verbose;
 	struct kf_fragset req;		/* what the fragments request */
+	struct kf_fragset base;		/* the base config's values (--base) */
+	struct miss *lost;		/* base values not kept, nor set by fragments */
+	size_t nlost, noverridden;
 	struct kf_fragset final;	/* FINAL, read as a fragment */
 	struct renames renames;
 	struct miss *miss;
@@ -106,7 +119,8 @@ struct audit {
 static void usage(void)
 {
 	kf_die(2, "usage: audit --lint FRAGMENT...\n"
-	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE] FRAGMENT...");
+	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
+	       "             [--base BASE [--verbose]] FRAGMENT...");
 }
 
 /* ---- fragments/renames ---------------------------------------------- */
@@ -307,6 +321,9 @@ static void kconfig_load(const struct audit *a)
 }
 
 /* ---- comparing one request with FINAL -------------------------------- */
+
+static void print_block(const struct miss *m);
+static json_t *miss_json(const struct miss *m);
 
 static int is_bool(const struct symbol *sym)
 {
@@ -731,6 +748,85 @@ static int by_place(const void *x, const void *y)
 	return (a->req->line > b->req->line) - (a->req->line < b->req->line);
 }
 
+/*
+ * The base's values the fragments do not set: each one that did not
+ * survive is explained like a miss, into a->lost. Computed symbols and the
+ * toolchain's values are among them; none fails the audit.
+ */
+static void audit_base(struct audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->base.nset; i++) {
+		const struct kf_setting *r = &a->base.set[i];
+		struct symbol *sym = sym_find(r->name);
+		const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
+		struct miss *m;
+
+		if (kf_fragset_find(&a->req, r->name)) {
+			a->noverridden++;
+			continue;
+		}
+		if (known(sym))
+			sym_calc_value(sym);
+		if (survived(known(sym) ? sym : NULL, r, f ? f->value : NULL))
+			continue;
+		a->lost = kf_xrealloc(a->lost, (a->nlost + 1) * sizeof(*a->lost));
+		m = &a->lost[a->nlost++];
+		memset(m, 0, sizeof(*m));
+		m->req = r;
+		m->final = final_value(a, known(sym) ? sym : NULL, r->name);
+		explain(a, m, sym);
+	}
+}
+
+/* One line per cause: what a reader of a distro config needs to know. */
+static const char *const base_causes[] = {
+	[WHY_NO_PROMPT] = "computed by Kconfig (no prompt: toolchain versions, values that follow from other options)",
+	[WHY_UNKNOWN] = "not symbols of this tree",
+	[WHY_DEPENDS] = "blocked by dependencies the final config does not meet",
+	[WHY_SELECTED] = "forced up by a select",
+	[WHY_CHOICE] = "choice values another value won",
+	[WHY_RANGE] = "outside their range here",
+	[WHY_BAD_VALUE] = "values of the wrong type",
+	[WHY_NOT_APPLIED] = "changed by olddefconfig",
+};
+
+static size_t base_count(const struct audit *a, enum why w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nlost; i++)
+		n += a->lost[i].why == w;
+	return n;
+}
+
+static void print_base_summary(const struct audit *a, const char *flavour)
+{
+	size_t kept = a->base.nset - a->noverridden - a->nlost;
+	unsigned int w;
+
+	printf("  BASE    %s: %zu of %zu base values kept, %zu set by the fragments, %zu not kept%s\n",
+	       flavour, kept, a->base.nset, a->noverridden, a->nlost,
+	       a->nlost ? " (details: \"base\" in config.json)" : "");
+	for (w = 0; w < sizeof(base_causes) / sizeof(base_causes[0]); w++) {
+		size_t n = base_count(a, (enum why)w), i, shown = 0;
+
+		if (!n)
+			continue;
+		printf("  BASE    %5zu %s, e.g.", n, base_causes[w]);
+		for (i = 0; i < a->nlost && shown < 3; i++)
+			if (a->lost[i].why == (enum why)w) {
+				printf(" %s", a->lost[i].req->name);
+				shown++;
+			}
+		printf("%s\n", n > shown ? " ..." : "");
+	}
+	if (a->verbose)
+		for (size_t i = 0; i < a->nlost; i++)
+			print_block(&a->lost[i]);
+}
+
 static void audit_all(struct audit *a)
 {
 	size_t i;
@@ -793,6 +889,53 @@ static json_t *jstr_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+static json_t *miss_json(const struct miss *m)
+{
+	json_t *o = json_object(), *detail = json_array();
+	const char *p;
+
+	for (p = m->detail; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = kf_xasprintf("%.*s", (int)n, p);
+
+		json_array_append_new(detail, json_string(line));
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	json_object_set_new(o, "symbol", json_string(m->req->name));
+	json_object_set_new(o, "file", json_string(m->req->file));
+	json_object_set_new(o, "line", json_integer(m->req->line));
+	json_object_set_new(o, "requested", json_string(m->req->value));
+	json_object_set_new(o, "final", jstr_or_null(m->final));
+	json_object_set_new(o, "reason", json_string(m->reason));
+	json_object_set_new(o, "kind", json_string(why_names[m->why]));
+	json_object_set_new(o, "detail", detail);
+	json_object_set_new(o, "fix", json_string(m->fix));
+	return o;
+}
+
+/* "base": the base's values and, per cause and one by one, those not kept. */
+static json_t *base_json(const struct audit *a)
+{
+	json_t *o = json_object(), *lost = json_array(), *causes = json_object();
+	size_t i;
+	unsigned int w;
+
+	for (i = 0; i < a->nlost; i++)
+		json_array_append_new(lost, miss_json(&a->lost[i]));
+	for (w = 0; w < sizeof(base_causes) / sizeof(base_causes[0]); w++)
+		if (base_count(a, (enum why)w))
+			json_object_set_new(causes, why_names[w],
+					    json_integer((json_int_t)base_count(a, (enum why)w)));
+	json_object_set_new(o, "file", json_string(a->base_path));
+	json_object_set_new(o, "values", json_integer((json_int_t)a->base.nset));
+	json_object_set_new(o, "set_by_fragments", json_integer((json_int_t)a->noverridden));
+	json_object_set_new(o, "kept", json_integer((json_int_t)(a->base.nset - a->noverridden - a->nlost)));
+	json_object_set_new(o, "not_kept_by_cause", causes);
+	json_object_set_new(o, "not_kept", lost);
+	return o;
+}
+
 static void write_json(const struct audit *a, const char *flavour, int ok)
 {
 	json_t *root = json_object(), *frags = json_array(), *misses = json_array(),
@@ -804,30 +947,8 @@ static void write_json(const struct audit *a, const char *flavour, int ok)
 		json_array_append_new(frags, json_string(a->req.files[i]));
 	for (i = 0; i < a->req.nerr; i++)
 		json_array_append_new(errors, json_string(a->req.err[i]));
-	for (i = 0; i < a->nmiss; i++) {
-		const struct miss *m = &a->miss[i];
-		json_t *o = json_object(), *detail = json_array();
-		const char *p;
-
-		for (p = m->detail; *p;) {
-			size_t n = strcspn(p, "\n");
-			char *line = kf_xasprintf("%.*s", (int)n, p);
-
-			json_array_append_new(detail, json_string(line));
-			free(line);
-			p += n + (p[n] == '\n');
-		}
-		json_object_set_new(o, "symbol", json_string(m->req->name));
-		json_object_set_new(o, "file", json_string(m->req->file));
-		json_object_set_new(o, "line", json_integer(m->req->line));
-		json_object_set_new(o, "requested", json_string(m->req->value));
-		json_object_set_new(o, "final", jstr_or_null(m->final));
-		json_object_set_new(o, "reason", json_string(m->reason));
-		json_object_set_new(o, "kind", json_string(why_names[m->why]));
-		json_object_set_new(o, "detail", detail);
-		json_object_set_new(o, "fix", json_string(m->fix));
-		json_array_append_new(misses, o);
-	}
+	for (i = 0; i < a->nmiss; i++)
+		json_array_append_new(misses, miss_json(&a->miss[i]));
 	json_object_set_new(root, "flavour", json_string(flavour));
 	json_object_set_new(root, "config", json_string(a->config));
 	json_object_set_new(root, "kernelversion", jstr_or_null(a->kernelversion));
@@ -835,6 +956,7 @@ static void write_json(const struct audit *a, const char *flavour, int ok)
 	json_object_set_new(root, "requested", json_integer((json_int_t)a->req.nset));
 	json_object_set_new(root, "errors", errors);
 	json_object_set_new(root, "misses", misses);
+	json_object_set_new(root, "base", a->base_path ? base_json(a) : json_null());
 	json_object_set_new(root, "ok", json_boolean(ok));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -866,17 +988,24 @@ static char *flavour_of(const char *path)
 			   : kf_xstrdup("/");
 }
 
-static void audit_free(struct audit *a)
+static void misses_free(struct miss *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < a->nmiss; i++) {
-		free(a->miss[i].final);
-		free(a->miss[i].reason);
-		free(a->miss[i].detail);
-		free(a->miss[i].fix);
+	for (i = 0; i < n; i++) {
+		free(v[i].final);
+		free(v[i].reason);
+		free(v[i].detail);
+		free(v[i].fix);
 	}
-	free(a->miss);
+	free(v);
+}
+
+static void audit_free(struct audit *a)
+{
+	misses_free(a->miss, a->nmiss);
+	misses_free(a->lost, a->nlost);
+	kf_fragset_free(&a->base);
 	kf_fragset_free(&a->req);
 	kf_fragset_free(&a->final);
 	renames_free(&a->renames);
@@ -895,6 +1024,7 @@ int main(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	kf_fragset_init(&a.req);
 	kf_fragset_init(&a.final);
+	kf_fragset_init(&a.base);
 	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
 		const char *opt = argv[i];
 
@@ -904,6 +1034,10 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(opt, "--lint") == 0) {
 			lint = 1;
+			continue;
+		}
+		if (strcmp(opt, "--verbose") == 0) {
+			a.verbose = 1;
 			continue;
 		}
 		if (i + 1 >= argc)
@@ -916,13 +1050,15 @@ int main(int argc, char **argv)
 			a.json = argv[++i];
 		else if (strcmp(opt, "--renames") == 0)
 			a.renames_path = argv[++i];
+		else if (strcmp(opt, "--base") == 0)
+			a.base_path = argv[++i];
 		else
 			usage();
 	}
 	first = i;
 	if (first >= argc)
 		usage();
-	if (lint ? (a.srctree || a.config || a.json || a.renames_path)
+	if (lint ? (a.srctree || a.config || a.json || a.renames_path || a.base_path)
 		 : (!a.srctree || !a.config))
 		usage();
 
@@ -954,9 +1090,16 @@ int main(int argc, char **argv)
 	if (a.final.nerr)
 		kf_die(2, "%s (%zu problem(s) in all); --config must be a config written by kconfig",
 		       a.final.err[0], a.final.nerr);
+	if (a.base_path) {
+		kf_fragset_add(&a.base, a.base_path, NULL);
+		if (a.base.nerr)
+			kf_die(2, "%s (%zu problem(s) in all); --base must be a full config (.config)",
+			       a.base.err[0], a.base.nerr);
+	}
 	tree_version(&a);
 	kconfig_load(&a);
 	audit_all(&a);
+	audit_base(&a);
 
 	flavour = flavour_of(a.config);
 	ok = a.nmiss == 0;
@@ -967,6 +1110,8 @@ int main(int argc, char **argv)
 	if (ok)
 		printf("  AUDIT   %s: %zu requested values, all present\n",
 		       flavour, a.req.nset);
+	if (a.base_path)
+		print_base_summary(&a, flavour);
 	else
 		fprintf(stderr, "%s: %s: %zu of %zu requested values did not survive the merge (above)\n",
 			kf_prog, flavour, a.nmiss, a.req.nset);

@@ -12,11 +12,21 @@ $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kve
 	@$(tools)/flavours $(kver) > $@.tmp && mv $@.tmp $@
 include $(flavours_mk)
 
-# flavour= selects; default all. Checked once flavours.mk has been read, and
+# group= selects the flavours of one group (a recipe's 'group' key), e.g.
+# make group=debian; flavour= picks by name. Default: group default, the quick
+# tiny flavours; all_flavours still has every recipe, so every flavour's
+# rules exist and 'make config flavour=debian-cloud' works without group=.
+group ?= default
+ifneq ($(all_flavours),)
+ifeq ($(group_$(group)),)
+$(error unknown group '$(group)'; valid: $(sort $(all_groups)) (the 'group' key of flavours/*.flavour))
+endif
+endif
+# flavour= selects; default the group's. Checked once flavours.mk has been read, and
 # against the recipes on disk too: one added since flavours.mk was written
 # (make newflavour) is known before make remakes flavours.mk.
 recipes := $(sort $(patsubst flavours/%.flavour,%,$(wildcard flavours/*.flavour)))
-flavour ?= $(all_flavours)
+flavour ?= $(group_$(group))
 ifneq ($(all_flavours),)
 ifneq ($(filter-out $(all_flavours) $(recipes),$(flavour)),)
 $(error unknown flavour '$(filter-out $(all_flavours) $(recipes),$(flavour))'; valid: $(recipes) (flavours/*.flavour))
@@ -47,10 +57,14 @@ $(ktools)/audit: config/audit.c config/fragment.c config/fragment.h $(lib_src) $
 
 # config.stamp, not .config, is make's target: merge.sh replaces .config only
 # when its content changed, so an unchanged merge does not rebuild the kernel.
+# A flavour on a base other than tinyconfig (recipe key 'base') merges onto
+# that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy
-	@KF_POLICY='$(tools)/policy' config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
+		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy \
+		$(wildcard $($(1)_base_file))
+	@KF_POLICY='$(tools)/policy' KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
+		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))
 config_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/config.stamp)

@@ -4,6 +4,8 @@
  * needs: the flavour list and each flavour's fragment files and boot settings.
  *
  *   flavours KVER            make variables, for out/<kver>/flavours.mk
+ *                            (also <f>_base_file and group_<g>, the
+ *                            flavours of each group)
  *   flavours --list KVER     one line per flavour, for 'make list'
  *
  * A recipe naming a fragment or CPU model that does not exist is an error
@@ -102,6 +104,9 @@ static void check_refs(const struct kf_recipe *r, const char *kver)
 		free(p);
 	}
 	free(list);
+	if (!strncmp(r->value[KF_BASE], "file:", 5) && access(r->value[KF_BASE] + 5, R_OK))
+		kf_die(2, "%s:%d: base file '%s' not found (%s); the path is relative to the checkout",
+		       r->path, r->line[KF_BASE], r->value[KF_BASE] + 5, strerror(errno));
 	if (!cpu_model_known(r->value[KF_CPU]))
 		kf_die(2, "%s:%d: cpu model '%s' is not in %s; use one listed there",
 		       r->path, r->line[KF_CPU], r->value[KF_CPU], CPU_MODELS);
@@ -120,9 +125,27 @@ static void put_make_value(const char *s)
 	}
 }
 
+/*
+ * The config file a base names: debian:<name> is Debian's config for this
+ * tree from the linux-config-<kver> package (checked when the config stage
+ * runs, so a missing package does not break every other make goal);
+ * tinyconfig has none.
+ */
+static char *base_file(const struct kf_recipe *r, const char *kver)
+{
+	const char *b = r->value[KF_BASE];
+
+	if (!strncmp(b, "debian:", 7))
+		return kf_xasprintf("/usr/src/linux-config-%s/config.%s.xz", kver, b + 7);
+	if (!strncmp(b, "file:", 5))
+		return kf_xstrdup(b + 5);
+	return kf_xstrdup("");
+}
+
 static void print_make(const struct kf_recipe *r, const char *kver)
 {
 	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
+	char *base = base_file(r, kver);
 
 	printf("%s_fragment_files :=", r->name);
 	for (char *f = strtok_r(list, " \t", &save); f;
@@ -139,6 +162,11 @@ static void print_make(const struct kf_recipe *r, const char *kver)
 		put_make_value(r->value[k]);
 		putchar('\n');
 	}
+	printf("%s_base_file := ", r->name);
+	put_make_value(base);
+	printf("\ngroup_%s += %s\nall_groups += %s\n", r->value[KF_GROUP], r->name,
+	       r->value[KF_GROUP]);
+	free(base);
 }
 
 int main(int argc, char **argv)
@@ -171,9 +199,9 @@ int main(int argc, char **argv)
 			kf_die(2, "%s", err);
 		check_refs(&r, kver);
 		if (list)
-			printf("%-10s %-8s %s\n%-10s fragments: %s\n", r.name,
+			printf("%-10s %-8s %s\n%-10s fragments: %s (on %s; group %s)\n", r.name,
 			       r.value[KF_CPU], r.value[KF_DESCRIPTION], "",
-			       r.value[KF_FRAGMENTS]);
+			       r.value[KF_FRAGMENTS], r.value[KF_BASE], r.value[KF_GROUP]);
 		else
 			print_make(&r, kver);
 		kf_recipe_free(&r);

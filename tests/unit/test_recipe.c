@@ -21,7 +21,9 @@ static const char *good =
 	"cpu         = opteron\n"
 	"memory      = 512M\n"
 	"smp         = 2\n"
-	"cmdline     =\n";
+	"cmdline     =\n"
+	"base        = tinyconfig\n"
+	"group       = default\n";
 
 static int read_text(const char *text, struct kf_recipe *r, char *err, size_t n)
 {
