@@ -5,6 +5,7 @@
  *   audit --lint FRAGMENT...
  *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
  *         [--base BASE [--verbose]] FRAGMENT...
+ *   audit --srctree SRC --diff A B [--json OUT] [--full N]
  *
  * --lint checks the fragments alone (fragment.c): every line, and no symbol
  * set to two values unless the later line follows "# kflavour: override".
@@ -28,9 +29,13 @@
  * cause on stdout, every value in the JSON's "base" object (and on stderr
  * with --verbose). Values Kconfig computes (no prompt: the toolchain's
  * CC_VERSION_TEXT, GCC_VERSION, PAHOLE_VERSION, ...) are one of the causes.
+ *
+ * --diff compares two configs (make diffconfig, config/kdiff.c): in full up
+ * to N (default KF_DIFF_FULL_MAX) differences, else by Kconfig menu.
  */
 #include "../lib/kf.h"
 #include "fragment.h"
+#include "kdiff.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,7 +107,8 @@ struct miss {
 };
 
 struct audit {
-	const char *srctree, *config, *json, *renames_path, *base_path;
+	const char *srctree, *config, *json, *renames_path, *base_path, *diff_b;
+	long full_max;
 	int verbose;
 	struct kf_fragset req;		/* what the fragments request */
 	struct kf_fragset base;		/* the base config's values (--base) */
@@ -120,7 +126,8 @@ static void usage(void)
 {
 	kf_die(2, "usage: audit --lint FRAGMENT...\n"
 	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
-	       "             [--base BASE [--verbose]] FRAGMENT...");
+	       "             [--base BASE [--verbose]] FRAGMENT...\n"
+	       "       audit --srctree SRC --diff A B [--json OUT.json] [--full N]");
 }
 
 /* ---- fragments/renames ---------------------------------------------- */
@@ -1013,6 +1020,27 @@ static void audit_free(struct audit *a)
 	free(a->kver);
 }
 
+/* --diff A B: A is read as --config, so kconfig_load reads it too. */
+static int diff_main(struct audit *a)
+{
+	char *la = flavour_of(a->config), *lb = flavour_of(a->diff_b);
+	long n;
+
+	if (!a->srctree)
+		usage();
+	if (access(a->config, R_OK) < 0 || access(a->diff_b, R_OK) < 0)
+		kf_die(2, "--diff %s %s: %s; give two configs to compare", a->config,
+		       a->diff_b, strerror(errno));
+	tree_version(a);
+	kconfig_load(a);
+	n = kf_kdiff(a->config, a->diff_b, la, lb, a->json,
+		     a->full_max > 0 ? (size_t)a->full_max : KF_DIFF_FULL_MAX);
+	free(la);
+	free(lb);
+	audit_free(a);
+	return n < 0 ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct audit a;
@@ -1052,10 +1080,18 @@ int main(int argc, char **argv)
 			a.renames_path = argv[++i];
 		else if (strcmp(opt, "--base") == 0)
 			a.base_path = argv[++i];
+		else if (strcmp(opt, "--full") == 0)
+			a.full_max = strtol(argv[++i], NULL, 10);
+		else if (strcmp(opt, "--diff") == 0 && i + 2 < argc) {
+			a.config = argv[++i];
+			a.diff_b = argv[++i];
+		}
 		else
 			usage();
 	}
 	first = i;
+	if (a.diff_b)
+		return diff_main(&a);
 	if (first >= argc)
 		usage();
 	if (lint ? (a.srctree || a.config || a.json || a.renames_path || a.base_path)

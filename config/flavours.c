@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 			kf_die(2, "%s", err);
 		check_refs(&r, kver);
 		if (list)
-			printf("%-10s %-8s %s\n%-10s fragments: %s (on %s; group %s)\n", r.name,
+			printf("%-18s %-8s %s\n%-18s fragments: %s (on %s; group %s)\n", r.name,
 			       r.value[KF_CPU], r.value[KF_DESCRIPTION], "",
 			       r.value[KF_FRAGMENTS], r.value[KF_BASE], r.value[KF_GROUP]);
 		else
