@@ -134,7 +134,7 @@ static struct count *count_by_menu(const struct diff *d, size_t nd, size_t *nc)
 
 	*nc = 0;
 	for (i = 0; i < nd; i++) {
-		for (j = 0; j < *nc && strcmp(c[j].menu, d[i].menu); j++)
+		for (j = 0; j < *nc && strcmp(c[j].menu, d[i].menu) != 0; j++)
 			;
 		if (j == *nc) {
 			c = kf_xrealloc(c, (*nc + 1) * sizeof(*c));
@@ -150,7 +150,8 @@ static struct count *count_by_menu(const struct diff *d, size_t nd, size_t *nc)
 		else
 			c[j].changed++;
 	}
-	qsort(c, *nc, sizeof(*c), by_count);
+	if (c)
+		qsort(c, *nc, sizeof(*c), by_count);
 	return c;
 }
 
