@@ -1146,11 +1146,11 @@ int main(int argc, char **argv)
 	if (ok)
 		printf("  AUDIT   %s: %zu requested values, all present\n",
 		       flavour, a.req.nset);
-	if (a.base_path)
-		print_base_summary(&a, flavour);
 	else
 		fprintf(stderr, "%s: %s: %zu of %zu requested values did not survive the merge (above)\n",
 			kf_prog, flavour, a.nmiss, a.req.nset);
+	if (a.base_path)
+		print_base_summary(&a, flavour);
 	free(flavour);
 	audit_free(&a);
 	return ok ? 0 : 1;
