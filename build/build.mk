@@ -72,20 +72,28 @@ define flavour_build
 $(kdir)/$(1)/.config: $(kdir)/$(1)/config.stamp ;
 $(kdir)/$(1)/build.stamp: MAKEOVERRIDES :=
 $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) \
-		$(build_tool_src) | $(build_tools)
+		$(build_tool_src) $(kdir)/$(1)/modules.want | $(build_tools)
 	@rm -f $$@
 	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
 	@if [ -f $(kdir)/$(1)/build.json ]; then mv -f $(kdir)/$(1)/build.json $(kdir)/$(1)/.build.json.prev; fi
 	@$$(call kbuild_env,$(1)) $(tools)/kf-progress --name $(1) --log $(kdir)/$(1)/build.log \
-		--expect-json $(kdir)/$(1)/.build.json.prev --interval $(progress_interval) \
-		-- $$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage
+		--expect-json $(kdir)/$(1)/.build.json.prev --expect-config $(kdir)/$(1)/.config \
+		--interval $(progress_interval) \
+		-- $$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
 	@$(tools)/kf-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
 		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
 		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)')
 	@touch $$@
 endef
 progress_interval ?= 10
+# modules=1 builds a flavour's modules too (a distro config has thousands);
+# default bzImage only, which is all the boot needs. modules.want changes
+# only when modules= does, so switching it re-runs Kbuild, nothing else.
+modules ?= 0
+$(kdir)/%/modules.want: kf-build-force
+	@mkdir -p $(@D)
+	@echo '$(modules)' | cmp -s - $@ || echo '$(modules)' > $@
 $(foreach f,$(all_flavours),$(eval $(call flavour_build,$(f))))
 build_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/build.stamp)
 

@@ -2,14 +2,16 @@
 /*
  * kf-progress - run one flavour's Kbuild and keep its output readable.
  *
- *   kf-progress --name NAME --log FILE [--expect-json FILE] [--interval S]
- *               -- COMMAND [ARG...]
+ *   kf-progress --name NAME --log FILE [--expect-json FILE]
+ *               [--expect-config FILE] [--interval S] -- COMMAND [ARG...]
  *
  * COMMAND (the Kbuild make) runs with stdout and stderr into a pipe; every
  * byte goes to FILE (build.log), and at most every S seconds (default 5) one
  * line "  BUILD   NAME: CC 412/1010 objects, 95 s" goes to stdout. The total
  * is the "objects" of the flavour's previous build.json (--expect-json),
- * else an estimate shown as "~1000".
+ * else an estimate shown as "~N": OBJS_PER_Y objects per "=y" line of the
+ * flavour's .config (--expect-config), so a distro config (1,600 =y: about
+ * 3,200) is not shown as "~1000" like a tiny one (550 =y: about 1,000).
  *
  * The child inherits every other descriptor, so a make started from a
  * recipe line that names $(MAKE) keeps the top make's jobserver.
@@ -40,6 +42,7 @@
 #include <unistd.h>
 
 #define ESTIMATE 1000
+#define OBJS_PER_Y 2	/* a tiny flavour: 547 =y, about 1,000 objects */
 #define MAX_ERRORS 20	/* compiler/linker error lines kept */
 #define MAX_STARS 8	/* make "***" lines kept (the last ones) */
 #define LINE_MAX_LEN 4096
@@ -178,9 +181,23 @@ static long expected_objects(const char *json_path)
 	return n;
 }
 
+/* The estimate from the .config's built-in options, or 0. */
+static long config_estimate(const char *config)
+{
+	char *text = config ? kf_read_file(config, NULL) : NULL, *p;
+	long y = 0;
+
+	if (!text)
+		return 0;
+	for (p = text; (p = strstr(p, "=y\n")); p += 3)
+		y++;
+	free(text);
+	return y * OBJS_PER_Y;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-progress --name NAME --log FILE [--expect-json FILE]"
+	fprintf(stderr, "usage: kf-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE]"
 		" [--interval SECONDS] -- COMMAND [ARG...]\n");
 	exit(2);
 }
@@ -237,7 +254,7 @@ static void free_state(struct state *s)
 
 int main(int argc, char **argv)
 {
-	const char *name = NULL, *log_path = NULL, *expect_json = NULL;
+	const char *name = NULL, *log_path = NULL, *expect_json = NULL, *config = NULL;
 	double interval = 5, start, last;
 	struct state s;
 	struct sigaction sa;
@@ -259,6 +276,8 @@ int main(int argc, char **argv)
 			log_path = argv[++i];
 		else if (strcmp(argv[i], "--expect-json") == 0)
 			expect_json = argv[++i];
+		else if (strcmp(argv[i], "--expect-config") == 0)
+			config = argv[++i];
 		else if (strcmp(argv[i], "--interval") == 0)
 			interval = strtod(argv[++i], NULL);
 		else
@@ -274,6 +293,8 @@ int main(int argc, char **argv)
 	s.expected = expected_objects(expect_json);
 	s.estimated = s.expected == 0;
 	if (s.estimated)
+		s.expected = config_estimate(config);
+	if (s.estimated && s.expected < ESTIMATE)
 		s.expected = ESTIMATE;
 	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (s.log_fd < 0)

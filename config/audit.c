@@ -3,7 +3,9 @@
  * audit - check that every value the fragments request is in the final config.
  *
  *   audit --lint FRAGMENT...
- *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE] FRAGMENT...
+ *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
+ *         [--base BASE [--verbose]] FRAGMENT...
+ *   audit --srctree SRC --diff A B [--json OUT] [--full N]
  *   audit --srctree SRC --config FINAL --prompts SYMBOL...
  *
  * --prompts prints a JSON object, for each SYMBOL (without CONFIG_): its
@@ -24,9 +26,21 @@
  * defaults and selects only), the dependency that blocked it, the choice
  * value that won, the select that forced it. Exit 0 when all survived,
  * 1 on a lint error or a miss, 2 on a usage or I/O error.
+ *
+ * --base names the full config the fragments were merged onto (a distro's,
+ * recipe key 'base'). Its thousands of values are not requests: a value the
+ * fragments do not set again and that did not survive is explained, in
+ * the same kconfig terms, but counted, not failed: one summary line per
+ * cause on stdout, every value in the JSON's "base" object (and on stderr
+ * with --verbose). Values Kconfig computes (no prompt: the toolchain's
+ * CC_VERSION_TEXT, GCC_VERSION, PAHOLE_VERSION, ...) are one of the causes.
+ *
+ * --diff compares two configs (make diffconfig, config/kdiff.c): in full up
+ * to N (default KF_DIFF_FULL_MAX) differences, else by Kconfig menu.
  */
 #include "../lib/kf.h"
 #include "fragment.h"
+#include "kdiff.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,8 +112,13 @@ struct miss {
 };
 
 struct audit {
-	const char *srctree, *config, *json, *renames_path;
+	const char *srctree, *config, *json, *renames_path, *base_path, *diff_b;
+	long full_max;
+	int verbose;
 	struct kf_fragset req;		/* what the fragments request */
+	struct kf_fragset base;		/* the base config's values (--base) */
+	struct miss *lost;		/* base values not kept, nor set by fragments */
+	size_t nlost, noverridden;
 	struct kf_fragset final;	/* FINAL, read as a fragment */
 	struct renames renames;
 	struct miss *miss;
@@ -111,7 +130,9 @@ struct audit {
 static void usage(void)
 {
 	kf_die(2, "usage: audit --lint FRAGMENT...\n"
-	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE] FRAGMENT...\n"
+	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
+	       "             [--base BASE [--verbose]] FRAGMENT...\n"
+	       "       audit --srctree SRC --diff A B [--json OUT.json] [--full N]\n"
 	       "       audit --srctree SRC --config FINAL --prompts SYMBOL...");
 }
 
@@ -313,6 +334,9 @@ static void kconfig_load(const struct audit *a)
 }
 
 /* ---- comparing one request with FINAL -------------------------------- */
+
+static void print_block(const struct miss *m);
+static json_t *miss_json(const struct miss *m);
 
 static int is_bool(const struct symbol *sym)
 {
@@ -737,6 +761,85 @@ static int by_place(const void *x, const void *y)
 	return (a->req->line > b->req->line) - (a->req->line < b->req->line);
 }
 
+/*
+ * The base's values the fragments do not set: each one that did not
+ * survive is explained like a miss, into a->lost. Computed symbols and the
+ * toolchain's values are among them; none fails the audit.
+ */
+static void audit_base(struct audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->base.nset; i++) {
+		const struct kf_setting *r = &a->base.set[i];
+		struct symbol *sym = sym_find(r->name);
+		const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
+		struct miss *m;
+
+		if (kf_fragset_find(&a->req, r->name)) {
+			a->noverridden++;
+			continue;
+		}
+		if (known(sym))
+			sym_calc_value(sym);
+		if (survived(known(sym) ? sym : NULL, r, f ? f->value : NULL))
+			continue;
+		a->lost = kf_xrealloc(a->lost, (a->nlost + 1) * sizeof(*a->lost));
+		m = &a->lost[a->nlost++];
+		memset(m, 0, sizeof(*m));
+		m->req = r;
+		m->final = final_value(a, known(sym) ? sym : NULL, r->name);
+		explain(a, m, sym);
+	}
+}
+
+/* One line per cause: what a reader of a distro config needs to know. */
+static const char *const base_causes[] = {
+	[WHY_NO_PROMPT] = "computed by Kconfig (no prompt: toolchain versions, values that follow from other options)",
+	[WHY_UNKNOWN] = "not symbols of this tree",
+	[WHY_DEPENDS] = "blocked by dependencies the final config does not meet",
+	[WHY_SELECTED] = "forced up by a select",
+	[WHY_CHOICE] = "choice values another value won",
+	[WHY_RANGE] = "outside their range here",
+	[WHY_BAD_VALUE] = "values of the wrong type",
+	[WHY_NOT_APPLIED] = "changed by olddefconfig",
+};
+
+static size_t base_count(const struct audit *a, enum why w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nlost; i++)
+		n += a->lost[i].why == w;
+	return n;
+}
+
+static void print_base_summary(const struct audit *a, const char *flavour)
+{
+	size_t kept = a->base.nset - a->noverridden - a->nlost;
+	unsigned int w;
+
+	printf("  BASE    %s: %zu of %zu base values kept, %zu set by the fragments, %zu not kept%s\n",
+	       flavour, kept, a->base.nset, a->noverridden, a->nlost,
+	       a->nlost ? " (details: \"base\" in config.json)" : "");
+	for (w = 0; w < sizeof(base_causes) / sizeof(base_causes[0]); w++) {
+		size_t n = base_count(a, (enum why)w), i, shown = 0;
+
+		if (!n)
+			continue;
+		printf("  BASE    %5zu %s, e.g.", n, base_causes[w]);
+		for (i = 0; i < a->nlost && shown < 3; i++)
+			if (a->lost[i].why == (enum why)w) {
+				printf(" %s", a->lost[i].req->name);
+				shown++;
+			}
+		printf("%s\n", n > shown ? " ..." : "");
+	}
+	if (a->verbose)
+		for (size_t i = 0; i < a->nlost; i++)
+			print_block(&a->lost[i]);
+}
+
 static void audit_all(struct audit *a)
 {
 	size_t i;
@@ -799,6 +902,53 @@ static json_t *jstr_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+static json_t *miss_json(const struct miss *m)
+{
+	json_t *o = json_object(), *detail = json_array();
+	const char *p;
+
+	for (p = m->detail; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = kf_xasprintf("%.*s", (int)n, p);
+
+		json_array_append_new(detail, json_string(line));
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	json_object_set_new(o, "symbol", json_string(m->req->name));
+	json_object_set_new(o, "file", json_string(m->req->file));
+	json_object_set_new(o, "line", json_integer(m->req->line));
+	json_object_set_new(o, "requested", json_string(m->req->value));
+	json_object_set_new(o, "final", jstr_or_null(m->final));
+	json_object_set_new(o, "reason", json_string(m->reason));
+	json_object_set_new(o, "kind", json_string(why_names[m->why]));
+	json_object_set_new(o, "detail", detail);
+	json_object_set_new(o, "fix", json_string(m->fix));
+	return o;
+}
+
+/* "base": the base's values and, per cause and one by one, those not kept. */
+static json_t *base_json(const struct audit *a)
+{
+	json_t *o = json_object(), *lost = json_array(), *causes = json_object();
+	size_t i;
+	unsigned int w;
+
+	for (i = 0; i < a->nlost; i++)
+		json_array_append_new(lost, miss_json(&a->lost[i]));
+	for (w = 0; w < sizeof(base_causes) / sizeof(base_causes[0]); w++)
+		if (base_count(a, (enum why)w))
+			json_object_set_new(causes, why_names[w],
+					    json_integer((json_int_t)base_count(a, (enum why)w)));
+	json_object_set_new(o, "file", json_string(a->base_path));
+	json_object_set_new(o, "values", json_integer((json_int_t)a->base.nset));
+	json_object_set_new(o, "set_by_fragments", json_integer((json_int_t)a->noverridden));
+	json_object_set_new(o, "kept", json_integer((json_int_t)(a->base.nset - a->noverridden - a->nlost)));
+	json_object_set_new(o, "not_kept_by_cause", causes);
+	json_object_set_new(o, "not_kept", lost);
+	return o;
+}
+
 static void write_json(const struct audit *a, const char *flavour, int ok)
 {
 	json_t *root = json_object(), *frags = json_array(), *misses = json_array(),
@@ -810,30 +960,8 @@ static void write_json(const struct audit *a, const char *flavour, int ok)
 		json_array_append_new(frags, json_string(a->req.files[i]));
 	for (i = 0; i < a->req.nerr; i++)
 		json_array_append_new(errors, json_string(a->req.err[i]));
-	for (i = 0; i < a->nmiss; i++) {
-		const struct miss *m = &a->miss[i];
-		json_t *o = json_object(), *detail = json_array();
-		const char *p;
-
-		for (p = m->detail; *p;) {
-			size_t n = strcspn(p, "\n");
-			char *line = kf_xasprintf("%.*s", (int)n, p);
-
-			json_array_append_new(detail, json_string(line));
-			free(line);
-			p += n + (p[n] == '\n');
-		}
-		json_object_set_new(o, "symbol", json_string(m->req->name));
-		json_object_set_new(o, "file", json_string(m->req->file));
-		json_object_set_new(o, "line", json_integer(m->req->line));
-		json_object_set_new(o, "requested", json_string(m->req->value));
-		json_object_set_new(o, "final", jstr_or_null(m->final));
-		json_object_set_new(o, "reason", json_string(m->reason));
-		json_object_set_new(o, "kind", json_string(why_names[m->why]));
-		json_object_set_new(o, "detail", detail);
-		json_object_set_new(o, "fix", json_string(m->fix));
-		json_array_append_new(misses, o);
-	}
+	for (i = 0; i < a->nmiss; i++)
+		json_array_append_new(misses, miss_json(&a->miss[i]));
 	json_object_set_new(root, "flavour", json_string(flavour));
 	json_object_set_new(root, "config", json_string(a->config));
 	json_object_set_new(root, "kernelversion", jstr_or_null(a->kernelversion));
@@ -841,6 +969,7 @@ static void write_json(const struct audit *a, const char *flavour, int ok)
 	json_object_set_new(root, "requested", json_integer((json_int_t)a->req.nset));
 	json_object_set_new(root, "errors", errors);
 	json_object_set_new(root, "misses", misses);
+	json_object_set_new(root, "base", a->base_path ? base_json(a) : json_null());
 	json_object_set_new(root, "ok", json_boolean(ok));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -872,17 +1001,24 @@ static char *flavour_of(const char *path)
 			   : kf_xstrdup("/");
 }
 
-static void audit_free(struct audit *a)
+static void misses_free(struct miss *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < a->nmiss; i++) {
-		free(a->miss[i].final);
-		free(a->miss[i].reason);
-		free(a->miss[i].detail);
-		free(a->miss[i].fix);
+	for (i = 0; i < n; i++) {
+		free(v[i].final);
+		free(v[i].reason);
+		free(v[i].detail);
+		free(v[i].fix);
 	}
-	free(a->miss);
+	free(v);
+}
+
+static void audit_free(struct audit *a)
+{
+	misses_free(a->miss, a->nmiss);
+	misses_free(a->lost, a->nlost);
+	kf_fragset_free(&a->base);
 	kf_fragset_free(&a->req);
 	kf_fragset_free(&a->final);
 	renames_free(&a->renames);
@@ -932,6 +1068,27 @@ static int print_prompts(char **names, int n)
 	return 0;
 }
 
+/* --diff A B: A is read as --config, so kconfig_load reads it too. */
+static int diff_main(struct audit *a)
+{
+	char *la = flavour_of(a->config), *lb = flavour_of(a->diff_b);
+	long n;
+
+	if (!a->srctree)
+		usage();
+	if (access(a->config, R_OK) < 0 || access(a->diff_b, R_OK) < 0)
+		kf_die(2, "--diff %s %s: %s; give two configs to compare", a->config,
+		       a->diff_b, strerror(errno));
+	tree_version(a);
+	kconfig_load(a);
+	n = kf_kdiff(a->config, a->diff_b, la, lb, a->json,
+		     a->full_max > 0 ? (size_t)a->full_max : KF_DIFF_FULL_MAX);
+	free(la);
+	free(lb);
+	audit_free(a);
+	return n < 0 ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct audit a;
@@ -943,6 +1100,7 @@ int main(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	kf_fragset_init(&a.req);
 	kf_fragset_init(&a.final);
+	kf_fragset_init(&a.base);
 	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
 		const char *opt = argv[i];
 
@@ -958,6 +1116,10 @@ int main(int argc, char **argv)
 			prompts = 1;
 			continue;
 		}
+		if (strcmp(opt, "--verbose") == 0) {
+			a.verbose = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage();
 		if (strcmp(opt, "--srctree") == 0)
@@ -968,13 +1130,23 @@ int main(int argc, char **argv)
 			a.json = argv[++i];
 		else if (strcmp(opt, "--renames") == 0)
 			a.renames_path = argv[++i];
+		else if (strcmp(opt, "--base") == 0)
+			a.base_path = argv[++i];
+		else if (strcmp(opt, "--full") == 0)
+			a.full_max = strtol(argv[++i], NULL, 10);
+		else if (strcmp(opt, "--diff") == 0 && i + 2 < argc) {
+			a.config = argv[++i];
+			a.diff_b = argv[++i];
+		}
 		else
 			usage();
 	}
 	first = i;
+	if (a.diff_b)
+		return diff_main(&a);
 	if (first >= argc)
 		usage();
-	if (lint ? (a.srctree || a.config || a.json || a.renames_path)
+	if (lint ? (a.srctree || a.config || a.json || a.renames_path || a.base_path)
 		 : (!a.srctree || !a.config))
 		usage();
 	if (prompts) {
@@ -1017,9 +1189,16 @@ int main(int argc, char **argv)
 	if (a.final.nerr)
 		kf_die(2, "%s (%zu problem(s) in all); --config must be a config written by kconfig",
 		       a.final.err[0], a.final.nerr);
+	if (a.base_path) {
+		kf_fragset_add(&a.base, a.base_path, NULL);
+		if (a.base.nerr)
+			kf_die(2, "%s (%zu problem(s) in all); --base must be a full config (.config)",
+			       a.base.err[0], a.base.nerr);
+	}
 	tree_version(&a);
 	kconfig_load(&a);
 	audit_all(&a);
+	audit_base(&a);
 
 	flavour = flavour_of(a.config);
 	ok = a.nmiss == 0;
@@ -1033,6 +1212,8 @@ int main(int argc, char **argv)
 	else
 		fprintf(stderr, "%s: %s: %zu of %zu requested values did not survive the merge (above)\n",
 			kf_prog, flavour, a.nmiss, a.req.nset);
+	if (a.base_path)
+		print_base_summary(&a, flavour);
 	free(flavour);
 	audit_free(&a);
 	return ok ? 0 : 1;

@@ -14,16 +14,26 @@ $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kve
 endif
 include $(flavours_mk)
 
-# flavour= selects; default all. Checked once flavours.mk has been read, and
+# group= selects the flavours of one group (a recipe's 'group' key), e.g.
+# make group=debian; flavour= picks by name. Default: group default, the quick
+# tiny flavours; all_flavours still has every recipe, so every flavour's
+# rules exist and 'make config flavour=debian-cloud' works without group=.
+group ?= default
+ifneq ($(all_flavours),)
+ifeq ($(group_$(group)),)
+$(error unknown group '$(group)'; valid: $(sort $(all_groups)) (the 'group' key of flavours/*.flavour))
+endif
+endif
+# flavour= selects; default the group's. Checked once flavours.mk has been read, and
 # against the recipes on disk too: one added since flavours.mk was written
 # (make newflavour) is known before make remakes flavours.mk.
 recipes := $(sort $(patsubst flavours/%.flavour,%,$(wildcard flavours/*.flavour)))
 ifneq ($(filter command line environment,$(origin flavour)),)
 ifeq ($(strip $(flavour))$(filter menuconfig nconfig oldconfig savefragment,$(MAKECMDGOALS)),)
-$(error flavour= is empty; name flavours (flavour="k8 mpsc"), or leave flavour= out for all: $(recipes))
+$(error flavour= is empty; name flavours (flavour="k8 mpsc"), or leave flavour= out for group $(group): $(group_$(group)))
 endif
 endif
-flavour ?= $(all_flavours)
+flavour ?= $(group_$(group))
 ifneq ($(all_flavours)$(broken_flavours),)
 flavour_unknown := $(filter-out $(all_flavours) $(broken_flavours) $(recipes),$(flavour))
 ifneq ($(flavour_unknown),)
@@ -53,12 +63,12 @@ $(kdir)/kconfig/.built: $(tree_stamp)
 kconfig_expr_h = $(src)/scripts/kconfig/expr.h
 kconfig_api = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && echo -DKF_SYM_MENUS) \
 	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME)
-$(ktools)/audit: config/audit.c config/fragment.c config/fragment.h $(lib_src) $(lib_hdr) \
-		$(kdir)/kconfig/.built
+$(ktools)/audit: config/audit.c config/fragment.c config/fragment.h config/kdiff.c \
+		config/kdiff.h $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
 	@mkdir -p $(@D)
 	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
 		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
-		-o $@ config/audit.c config/fragment.c $(lib_src) $(kconfig_objs) -ljansson
+		-o $@ config/audit.c config/fragment.c config/kdiff.c $(lib_src) $(kconfig_objs) -ljansson
 
 # Every symbol of fragments/policy must be one of this tree's Kconfig
 # symbols (or its rule say gone=<kver>): a misspelt one would pass silently.
@@ -71,11 +81,14 @@ $(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/policy
 
 # config.stamp, not .config, is make's target: merge.sh replaces .config only
 # when its content changed, so an unchanged merge does not rebuild the kernel.
+# A flavour on a base other than tinyconfig (recipe key 'base') merges onto
+# that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
 		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy \
-		| $(kdir)/policy.checked
-	@KF_POLICY='$(tools)/policy' config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
+		$(wildcard $($(1)_base_file)) | $(kdir)/policy.checked
+	@KF_POLICY='$(tools)/policy' KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
+		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))
 config_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/config.stamp)

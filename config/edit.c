@@ -707,7 +707,9 @@ static int cmd_newflavour(int argc, char **argv)
 		"cpu         = %s\n"
 		"memory      = 512M\n"
 		"smp         = 2\n"
-		"cmdline     =\n",
+		"cmdline     =\n"
+		"base        = tinyconfig\n"
+		"group       = default\n",
 		name, hit->prompt ? hit->prompt : cpu, cpu, model,
 		hit->prompt ? hit->prompt : cpu, cpu, list, model);
 	/* The fragment first: a recipe without its fragment would break make. */

@@ -4,6 +4,8 @@
  * needs: the flavour list and each flavour's fragment files and boot settings.
  *
  *   flavours KVER            make variables, for out/<kver>/flavours.mk
+ *                            (also <f>_base_file and group_<g>, the
+ *                            flavours of each group)
  *   flavours --list KVER     one line per flavour, for 'make list'
  *   flavours --suggest NAME FLAVOUR...   the FLAVOURs near NAME (a typo)
  *
@@ -110,6 +112,12 @@ static int check_refs(const struct kf_recipe *r, const char *kver, char *err,
 		free(p);
 	}
 	free(list);
+	if (!rc && !strncmp(r->value[KF_BASE], "file:", 5) &&
+	    access(r->value[KF_BASE] + 5, R_OK)) {
+		snprintf(err, errlen, "%s:%d: base file '%s' not found (%s); the path is relative to the checkout",
+			 r->path, r->line[KF_BASE], r->value[KF_BASE] + 5, strerror(errno));
+		rc = -1;
+	}
 	if (!rc && !cpu_model_known(r->value[KF_CPU])) {
 		snprintf(err, errlen, "%s:%d: cpu model '%s' is not in %s; use one listed there",
 			 r->path, r->line[KF_CPU], r->value[KF_CPU], CPU_MODELS);
@@ -131,9 +139,27 @@ static void put_make_value(const char *s)
 	}
 }
 
+/*
+ * The config file a base names: debian:<name> is Debian's config for this
+ * tree from the linux-config-<kver> package (checked when the config stage
+ * runs, so a missing package does not break every other make goal);
+ * tinyconfig has none.
+ */
+static char *base_file(const struct kf_recipe *r, const char *kver)
+{
+	const char *b = r->value[KF_BASE];
+
+	if (!strncmp(b, "debian:", 7))
+		return kf_xasprintf("/usr/src/linux-config-%s/config.%s.xz", kver, b + 7);
+	if (!strncmp(b, "file:", 5))
+		return kf_xstrdup(b + 5);
+	return kf_xstrdup("");
+}
+
 static void print_make(const struct kf_recipe *r, const char *kver)
 {
 	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
+	char *base = base_file(r, kver);
 
 	printf("%s_fragment_files :=", r->name);
 	for (char *f = strtok_r(list, " \t", &save); f;
@@ -150,6 +176,11 @@ static void print_make(const struct kf_recipe *r, const char *kver)
 		put_make_value(r->value[k]);
 		putchar('\n');
 	}
+	printf("%s_base_file := ", r->name);
+	put_make_value(base);
+	printf("\ngroup_%s += %s\nall_groups += %s\n", r->value[KF_GROUP], r->name,
+	       r->value[KF_GROUP]);
+	free(base);
 }
 
 /* flavours/<name>.flavour -> name (malloc'ed). */
@@ -222,15 +253,15 @@ int main(int argc, char **argv)
 		char *name = name_of(paths[i]);
 
 		if (errs[i] && list) {
-			printf("%-10s BROKEN   %s\n", name, errs[i]);
+			printf("%-18s BROKEN   %s\n", name, errs[i]);
 		} else if (errs[i]) {
 			printf("%s_broken := ", name);
 			put_make_value(errs[i]);
 			putchar('\n');
 		} else if (list) {
-			printf("%-10s %-8s %s\n%-10s fragments: %s\n", r[i].name,
+			printf("%-18s %-8s %s\n%-18s fragments: %s (on %s; group %s)\n", r[i].name,
 			       r[i].value[KF_CPU], r[i].value[KF_DESCRIPTION], "",
-			       r[i].value[KF_FRAGMENTS]);
+			       r[i].value[KF_FRAGMENTS], r[i].value[KF_BASE], r[i].value[KF_GROUP]);
 		} else {
 			print_make(&r[i], kver);
 		}

@@ -1,6 +1,6 @@
 #!/bin/bash
 # merge.sh FLAVOUR SRC ODIR AUDIT FRAGMENT...: the config stage for one flavour.
-# tinyconfig, then the fragments with the tree's merge_config.sh, then
+# tinyconfig (or the recipe's base), then the fragments with the tree's merge_config.sh, then
 # olddefconfig, all into ODIR/.config.kf-new; the audit then checks that every
 # requested value survived. Only an audited config replaces ODIR/.config, and
 # only when it differs, so a failure leaves the previous .config intact.
@@ -35,17 +35,39 @@ failed() {	# failed REASON: record the failed attempt, exit 1
 # which would make a fragment line, once removed, live on in the merge.
 tiny=("$src/kernel/configs/tiny.config")
 [ -f "$src/arch/x86/configs/tiny.config" ] && tiny+=("$src/arch/x86/configs/tiny.config")
+# A distro base (recipe key 'base', KF_BASE from config.mk: Debian's config
+# or the team's own) replaces tinyconfig: it is the first file of the merge,
+# kept as ODIR/base.config for the audit, which tells its values apart from
+# the fragments' requests.
+base=() tiny_files=()
+if [ -n "$KF_BASE" ]; then
+	[ -r "$KF_BASE" ] || {
+		echo "kflavour: $f: base ${KF_BASE_NAME:-$KF_BASE}: $KF_BASE is missing; for debian:<name> install linux-config-<kver> ('make deps' as root), for file:<path> fix the path in flavours/$f.flavour" >&2
+		exit 2
+	}
+	case $KF_BASE in
+	*.xz) xz -dc "$KF_BASE" > "$odir/base.config.tmp" ;;
+	*) cp "$KF_BASE" "$odir/base.config.tmp" ;;
+	esac
+	mv "$odir/base.config.tmp" "$odir/base.config"
+	base=(--base "$odir/base.config")
+fi
 # '&&': set -e does not stop a '{ }' that is the left side of '||'.
-echo "  CONFIG  $f: tinyconfig + $(printf '%s ' "${@##*/}")"
+echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 {
-	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" \
-		KCONFIG_ALLCONFIG="$src/kernel/configs/tiny-base.config" allnoconfig &&
+	if [ -n "$KF_BASE" ]; then
+		cp "$odir/base.config" "$odir/$new"
+	else
+		make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" \
+			KCONFIG_ALLCONFIG="$src/kernel/configs/tiny-base.config" allnoconfig
+		tiny_files=("${tiny[@]}")
+	fi &&
 	KCONFIG_CONFIG="$odir/$new" "$src/scripts/kconfig/merge_config.sh" -m -O "$odir" \
-		"$odir/$new" "${tiny[@]}" "$@" &&
+		"$odir/$new" "${tiny_files[@]}" "$@" &&
 	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" olddefconfig
 } > "$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kflavour: merging $f failed; full log: $log" >&2; failed "merge failed (see config.log)"; }
 
-"$audit" --srctree "$src" --config "$odir/$new" --json "$odir/config.json.kf-new" "$@" ||
+"$audit" --srctree "$src" --config "$odir/$new" --json "$odir/config.json.kf-new" "${base[@]}" "$@" ||
 	failed "audit failed (see config-failed.json)"
 # The facts each flavour exists for (fragments/policy, config/policy.c).
 "${KF_POLICY:?set by config/config.mk}" fragments/policy "$f" "$odir/$new" ||

@@ -70,6 +70,8 @@ enum kf_recipe_key {
 	KF_MEMORY,
 	KF_SMP,
 	KF_CMDLINE,
+	KF_BASE,
+	KF_GROUP,
 	KF_NR_KEYS
 };
 
@@ -85,7 +87,8 @@ extern const char *const kf_recipe_keys[KF_NR_KEYS];
 /*
  * Read and check a recipe. On a problem, writes "path:line: message; fix"
  * into err (size errlen) and returns -1; *r then holds nothing to free.
- * Keys that may be empty: cmdline. Every key must be present.
+ * Keys that may be empty: cmdline. Every key must be present. base is
+ * tinyconfig, debian:<name> or file:<path> (checked here: its form only).
  */
 int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 		   size_t errlen);

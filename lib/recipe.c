@@ -3,7 +3,9 @@
  * recipe.c - read a flavour recipe (flavours/<name>.flavour).
  *
  * A recipe is "key = value" lines; '#' starts a comment line. Every recipe
- * has the same six keys, so one recipe read teaches them all.
+ * has the same eight keys, so one recipe read teaches them all. base says
+ * what the fragments merge onto; group names the set of flavours it is made
+ * with (plain make: group default).
  */
 #include "kf.h"
 
@@ -19,9 +21,11 @@ const char *const kf_recipe_keys[KF_NR_KEYS] = {
 	[KF_MEMORY] = "memory",
 	[KF_SMP] = "smp",
 	[KF_CMDLINE] = "cmdline",
+	[KF_BASE] = "base",
+	[KF_GROUP] = "group",
 };
 
-static const char *all_keys = "description, fragments, cpu, memory, smp, cmdline";
+static const char *all_keys = "description, fragments, cpu, memory, smp, cmdline, base, group";
 
 static int key_index(const char *key)
 {
@@ -40,6 +44,33 @@ static char *name_from_path(const char *path)
 	if (dot && !dot[strlen(".flavour")])
 		*dot = '\0';
 	return name;
+}
+
+/* tinyconfig, debian:<name> or file:<path>: the form, not the file. */
+static int check_base(const struct kf_recipe *r, char *err, size_t errlen)
+{
+	const char *b = r->value[KF_BASE];
+
+	if (!strcmp(b, "tinyconfig") ||
+	    (!strncmp(b, "debian:", 7) && b[7] && !strpbrk(b + 7, "/ \t")) ||
+	    (!strncmp(b, "file:", 5) && b[5] && b[5] != '/' && !strstr(b, "..")))
+		return 0;
+	snprintf(err, errlen,
+		 "%s:%d: base '%s' is not tinyconfig, debian:<name> (e.g. debian:amd64_none_cloud-amd64) or file:<path> (relative to the checkout, no '..')",
+		 r->path, r->line[KF_BASE], b);
+	return -1;
+}
+
+/* One word a make variable can carry: letters, digits, '-', '_'. */
+static int check_group(const struct kf_recipe *r, char *err, size_t errlen)
+{
+	const char *g = r->value[KF_GROUP];
+
+	if (g[strspn(g, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")] == '\0')
+		return 0;
+	snprintf(err, errlen, "%s:%d: group '%s' is not one word of letters, digits, '-' and '_'; e.g. 'group = default'",
+		 r->path, r->line[KF_GROUP], g);
+	return -1;
 }
 
 void kf_recipe_free(struct kf_recipe *r)
@@ -118,6 +149,8 @@ int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 			goto fail;
 		}
 	}
+	if (check_base(r, err, errlen) < 0 || check_group(r, err, errlen) < 0)
+		goto fail;
 	free(text);
 	return 0;
 fail:

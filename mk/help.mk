@@ -28,7 +28,7 @@ Configs:
   make list             flavours with their fragments and CPU model
   make defconfigs       write defconfigs/<kver>/<flavour>_defconfig (commit them)
   make check-defconfigs fail if a committed defconfig is out of date
-  make diffconfig a=generic b=mpsc   config difference of two flavours
+  make diffconfig a=generic b=mpsc   config difference of two flavours (by menu when large)
   make logdiff a=generic b=mpsc cpu=nocona   normalised boot-log difference
   make menuconfig flavour=mpsc       edit a flavour's config (also nconfig, oldconfig)
   make savefragment flavour=mpsc     put those edits into the flavour's fragment
@@ -41,6 +41,7 @@ Configs:
 Checks:
   make check            all tests (unit, end to end); ends "N passed, N failed"
   make check t=REGEX    only the tests whose name matches
+  make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
   make bench            build-stage speed ratios, cold builds (docs/benchmarks.md)
@@ -50,7 +51,9 @@ Checks:
   make distclean        remove all of out/
 
 Variables:
-  flavour=NAME...       flavours to work on (default: all; now: $(all_flavours))
+  flavour=NAME...       flavours to work on (default: group's; now: $(flavour))
+  group=NAME            the flavours of one recipe group (default: default; all: $(sort $(all_groups)))
+  modules=1             build modules too, not only bzImage (distro configs)
   kver=6.1|6.12         kernel tree (default 6.1; now: $(kver))
   out=DIR               output directory (default ./out; now: $(out))
   cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)

@@ -3,7 +3,7 @@
 #   make report                     the table; $(kdir)/report.json, report.html
 #   make report-only                the same from what is there, running no stage
 #   make report-png                 and $(kdir)/report.png (headless Chromium)
-#   make diffconfig a=F b=F         the tree's scripts/diffconfig, flavour F to F
+#   make diffconfig a=F b=F         flavour F to F (config/kdiff.c: in full, or by menu)
 #   make logdiff a=F b=G [cpu=C..]  consoles of F and G on each C (default: F's cpu)
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
@@ -80,9 +80,10 @@ endif
 endif
 endif
 
-diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp
+diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/audit
 	@echo "# diffconfig $(a) -> $(b) ($(kdir)/$(a)/.config -> $(kdir)/$(b)/.config)"
-	@$(src)/scripts/diffconfig $(kdir)/$(a)/.config $(kdir)/$(b)/.config
+	@$(ktools)/audit --srctree $(src) --diff $(kdir)/$(a)/.config $(kdir)/$(b)/.config \
+		--json $(kdir)/diffconfig-$(a)-$(b).json
 
 # Two flavours on each CPU model, or one flavour across CPU models; each
 # boot record is made (boot, build, config) when it is missing.

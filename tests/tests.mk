@@ -27,3 +27,9 @@ $(eval $(call unit_test,test_report_model,report/model.c report/kconfig.c report
 unit-tests: $$(unit_tests)
 check: check-deps unit-tests $$(host_tools)
 	@KF_OUT='$(out)' tests/run '$(t)'
+
+# check-distro: a distro flavour (debian-cloud-mpsc) built and booted, the
+# part of issue 16 too slow for make check's budget (docs/benchmarks.md).
+.PHONY: check-distro
+check-distro: check-deps $$(host_tools)
+	@KF_OUT='$(out)' tests/distro/check-distro.sh

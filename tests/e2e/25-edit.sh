@@ -111,7 +111,7 @@ check_fails "to= must name a fragment of the recipe" 2 \
 setcfg --set-val NR_CPUS 32 --set-val LOG_BUF_SHIFT 16
 check "to=cpu-mpsc writes that shared fragment, named explicitly" mk savefragment flavour=mpsc to=cpu-mpsc
 check_eq "cpu-mpsc.config holds the edit" "$(val "$co/fragments/cpu-mpsc.config" LOG_BUF_SHIFT)" "CONFIG_LOG_BUF_SHIFT=16"
-grep -q 'writing to the shared fragment fragments/cpu-mpsc.config (to=cpu-mpsc), used by: mpsc' "$kf_tmp/last.out" &&
+grep -q 'writing to the shared fragment fragments/cpu-mpsc.config (to=cpu-mpsc), used by: debian-cloud-mpsc mpsc' "$kf_tmp/last.out" &&
 	ok "savefragment says which flavours use the shared fragment" ||
 	not_ok "savefragment says which flavours use the shared fragment"
 cp "$top/fragments/cpu-mpsc.config" "$co/fragments/cpu-mpsc.config"

@@ -21,7 +21,9 @@ static const char *good =
 	"cpu         = opteron\n"
 	"memory      = 512M\n"
 	"smp         = 2\n"
-	"cmdline     =\n";
+	"cmdline     =\n"
+	"base        = tinyconfig\n"
+	"group       = default\n";
 
 static int read_text(const char *text, struct kf_recipe *r, char *err, size_t n)
 {
@@ -58,7 +60,7 @@ static void unknown_key_names_line(void **state)
 
 	(void)state;
 	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, ":8: unknown key 'memroy'"));
+	assert_non_null(strstr(err, ":10: unknown key 'memroy'"));
 	assert_non_null(strstr(err, "description, fragments"));
 	free(text);
 }
@@ -92,7 +94,59 @@ static void duplicate_key(void **state)
 
 	(void)state;
 	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, ":8: 'cpu' set again (first on line 4)"));
+	assert_non_null(strstr(err, ":10: 'cpu' set again (first on line 4)"));
+	free(text);
+}
+
+/* good with its base line (line 8) replaced by 'base = <b>'. */
+static int read_base(const char *b, struct kf_recipe *r, char *err, size_t n)
+{
+	char *text = kf_xstrdup(good), *line = strstr(text, "base        = tinyconfig");
+	char *rest, *mod;
+	int rc;
+
+	assert_non_null(line);
+	rest = strchr(line, '\n');
+	mod = kf_xasprintf("%.*sbase = %s%s", (int)(line - text), text, b, rest);
+	rc = read_text(mod, r, err, n);
+	free(mod);
+	free(text);
+	return rc;
+}
+
+static void bases(void **state)
+{
+	static const char *const fine[] = { "debian:amd64_none_cloud-amd64", "file:configs/team.config" };
+	static const char *const bad[] = { "debian:", "file:/etc/x.config", "file:../x.config",
+					   "tinyconf", "debian:a/b" };
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		assert_int_equal(read_base(fine[i], &r, err, sizeof(err)), 0);
+		assert_string_equal(r.value[KF_BASE], fine[i]);
+		kf_recipe_free(&r);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(read_base(bad[i], &r, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, ":8: base '"));
+		assert_non_null(strstr(err, "is not tinyconfig, debian:<name>"));
+	}
+}
+
+static void group_is_one_word(void **state)
+{
+	struct kf_recipe r;
+	char err[512], *text = kf_xstrdup(good);
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.value[KF_GROUP], "default");
+	kf_recipe_free(&r);
+	strcpy(strstr(text, "group       = default"), "group = two words\n");
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":9: group 'two words' is not one word"));
 	free(text);
 }
 
@@ -104,6 +158,8 @@ int main(void)
 		cmocka_unit_test(missing_key_is_error),
 		cmocka_unit_test(line_without_equals),
 		cmocka_unit_test(duplicate_key),
+		cmocka_unit_test(bases),
+		cmocka_unit_test(group_is_one_word),
 	};
 
 	return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);
