@@ -18,8 +18,11 @@ include $(flavours_mk)
 # make group=debian; flavour= picks by name. Default: group default, the quick
 # tiny flavours; all_flavours still has every recipe, so every flavour's
 # rules exist and 'make config flavour=debian-cloud' works without group=.
+# Checked only once flavours.mk lists groups: one written by an older
+# kflavour has none, and make remakes it (then re-reads this) before any
+# recipe runs.
 group ?= default
-ifneq ($(all_flavours),)
+ifneq ($(all_groups),)
 ifeq ($(group_$(group)),)
 $(error unknown group '$(group)'; valid: $(sort $(all_groups)) (the 'group' key of flavours/*.flavour))
 endif
