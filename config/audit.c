@@ -40,6 +40,7 @@
  */
 #include "../lib/kf.h"
 #include "fragment.h"
+#include "kconf.h"
 #include "kdiff.h"
 
 #include <errno.h>
@@ -54,19 +55,6 @@
 #include <lkc.h>
 #include <list.h>
 
-/*
- * The two places where the kconfig API of 6.1 and 6.12 differ for us;
- * config.mk greps the tree's expr.h for the member and defines the macro:
- * - KF_SYM_MENUS: a symbol lists its menu entries in 'struct list_head
- *   menus' (6.12); 6.1 has one P_SYMBOL property per entry instead.
- * - KF_MENU_FILENAME: a menu entry's file is 'const char *filename' (6.12);
- *   6.1 has 'struct file *file'.
- */
-#ifdef KF_MENU_FILENAME
-#define MENU_FILE(m) ((m)->filename)
-#else
-#define MENU_FILE(m) ((m)->file ? (m)->file->name : "?")
-#endif
 
 #define DEFAULT_RENAMES "fragments/renames"
 
@@ -92,14 +80,6 @@ static const char *const why_names[] = {
 	[WHY_NOT_APPLIED] = "not-applied",
 };
 
-struct rename {
-	char *old, *succ, *why;	/* succ NULL for '-' */
-};
-
-struct renames {
-	struct rename *v;
-	size_t n;
-};
 
 struct miss {
 	const struct kf_setting *req;
@@ -120,7 +100,7 @@ struct audit {
 	struct miss *lost;		/* base values not kept, nor set by fragments */
 	size_t nlost, noverridden;
 	struct kf_fragset final;	/* FINAL, read as a fragment */
-	struct renames renames;
+	struct kf_renames renames;
 	struct miss *miss;
 	size_t nmiss;
 	char *kernelversion;		/* e.g. 6.1.192 */
@@ -136,250 +116,17 @@ static void usage(void)
 	       "       audit --srctree SRC --config FINAL --prompts SYMBOL...");
 }
 
-/* ---- fragments/renames ---------------------------------------------- */
-
-static void renames_read(struct renames *r, const char *path, int must_exist)
-{
-	char *text = kf_read_file(path, NULL), *line, *next;
-	int lineno = 0;
-
-	if (!text) {
-		if (must_exist || errno != ENOENT)
-			kf_die(2, "%s: %s; give an existing successor table with --renames",
-			       path, strerror(errno));
-		return;
-	}
-	for (line = text; line && *line; line = next) {
-		char *old, *succ, *why, *save = NULL;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		line = kf_trim(line);
-		if (*line == '\0' || *line == '#')
-			continue;
-		old = strtok_r(line, " \t", &save);
-		succ = strtok_r(NULL, " \t", &save);
-		why = save ? kf_trim(save) : NULL;
-		if (!old || !succ || !why || !*why)
-			kf_die(2, "%s:%d: expected 'OLD SUCCESSOR WHY...' ('-' when there is no successor); fix the line",
-			       path, lineno);
-		r->v = kf_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
-		r->v[r->n].old = kf_xstrdup(old);
-		r->v[r->n].succ = strcmp(succ, "-") != 0 ? kf_xstrdup(succ) : NULL;
-		r->v[r->n].why = kf_xstrdup(why);
-		r->n++;
-	}
-	free(text);
-}
-
-static const struct rename *renames_find(const struct renames *r, const char *old)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (strcmp(r->v[i].old, old) == 0)
-			return &r->v[i];
-	return NULL;
-}
-
-static void renames_free(struct renames *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++) {
-		free(r->v[i].old);
-		free(r->v[i].succ);
-		free(r->v[i].why);
-	}
-	free(r->v);
-}
-
-/* ---- the environment Kconfig expects from Kbuild --------------------- */
-
-/* The first line of "$CC --version", as the top Makefile computes it. */
-static char *cc_version_text(void)
-{
-	FILE *p = popen("LC_ALL=C $CC --version 2>/dev/null", "r");
-	char buf[512] = "", rest[512], *s, *d;
-
-	if (!p)
-		return kf_xstrdup("");
-	if (!fgets(buf, sizeof(buf), p))
-		buf[0] = '\0';
-	while (fgets(rest, sizeof(rest), p))	/* let it finish writing */
-		;
-	pclose(p);
-	buf[strcspn(buf, "\n")] = '\0';
-	for (s = d = buf; *s; s++)	/* the Makefile drops '#' */
-		if (*s != '#')
-			*d++ = *s;
-	*d = '\0';
-	return kf_xstrdup(buf);
-}
-
-static char *makefile_var(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *q = p + n;
-
-		if (strncmp(p, name, n) != 0)
-			continue;
-		q += strspn(q, " \t");
-		if (*q != '=')
-			continue;
-		q++;
-		q += strspn(q, " \t");
-		return kf_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
-	}
-	return kf_xstrdup("");
-}
-
-/* KERNELVERSION and kver (VERSION.PATCHLEVEL) from SRC/Makefile. */
-static void tree_version(struct audit *a)
-{
-	char *mk = kf_xasprintf("%s/Makefile", a->srctree);
-	char *text = kf_read_file(mk, NULL);
-	char *v, *p, *s, *e;
-
-	if (!text)
-		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
-		       mk, strerror(errno));
-	v = makefile_var(text, "VERSION");
-	p = makefile_var(text, "PATCHLEVEL");
-	s = makefile_var(text, "SUBLEVEL");
-	e = makefile_var(text, "EXTRAVERSION");
-	a->kver = kf_xasprintf("%s.%s", v, p);
-	a->kernelversion = *s ? kf_xasprintf("%s.%s.%s%s", v, p, s, e)
-			      : kf_xasprintf("%s.%s%s", v, p, e);
-	free(v);
-	free(p);
-	free(s);
-	free(e);
-	free(text);
-	free(mk);
-}
-
-/* What Kbuild exports to kconfig; each (but srctree) only when the caller
- * has not set it. */
-static void kconfig_env(const struct audit *a, const char *srctree)
-{
-	static const char *const env_defaults[][2] = {
-		{ "ARCH", "x86" }, { "SRCARCH", "x86" },
-		{ "CC", "gcc" }, { "LD", "ld" }, { "AR", "ar" }, { "NM", "nm" },
-		{ "OBJCOPY", "objcopy" }, { "HOSTCC", "gcc" },
-		{ "HOSTCXX", "g++" }, { "PAHOLE", "pahole" },
-		{ "RUSTC", "rustc" }, { "BINDGEN", "bindgen" },
-		{ "PYTHON3", "python3" }, { "HOSTPKG_CONFIG", "pkg-config" },
-	};
-	size_t i;
-
-	setenv("srctree", srctree, 1);	/* --srctree says which tree */
-	for (i = 0; i < sizeof(env_defaults) / sizeof(env_defaults[0]); i++)
-		setenv(env_defaults[i][0], env_defaults[i][1], 0);
-	setenv("KERNELVERSION", a->kernelversion, 0);
-	if (!getenv("CC_VERSION_TEXT")) {
-		char *t = cc_version_text();
-
-		setenv("CC_VERSION_TEXT", t, 0);
-		free(t);
-	}
-	/* kconfig's Makefile unexports it: it would change the prefix. */
-	unsetenv("CONFIG_");
-}
-
-/*
- * Parse SRC's Kconfig and read FINAL. Kconfig's $(shell,...) macros run the
- * compiler in the current directory (cc-option makes .tmp_$$ there), so the
- * parse runs in a private temporary directory, with srctree pointing at SRC,
- * as Kbuild runs it in O= - never inside SRC, which stays untouched.
- */
-static void kconfig_load(const struct audit *a)
-{
-	const char *tmpdir = getenv("TMPDIR");
-	char *src = realpath(a->srctree, NULL);
-	char *dir = kf_xasprintf("%s/kf-audit.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	char *kconfig;
-	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (!src)
-		kf_die(2, "--srctree %s: %s", a->srctree, strerror(errno));
-	kconfig = kf_xasprintf("%s/Kconfig", src);
-	if (access(kconfig, R_OK) < 0)
-		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
-		       kconfig, strerror(errno));
-	if (cwd < 0)
-		kf_die(2, "cannot open the current directory: %s", strerror(errno));
-	kconfig_env(a, src);
-	if (!mkdtemp(dir))
-		kf_die(2, "cannot make a directory %s: %s; set TMPDIR to a writable directory",
-		       dir, strerror(errno));
-	if (chdir(dir) < 0)
-		kf_die(2, "%s: %s", dir, strerror(errno));
-	conf_parse("Kconfig");
-	if (fchdir(cwd) < 0)
-		kf_die(2, "cannot go back to the starting directory: %s", strerror(errno));
-	close(cwd);
-	if (rmdir(dir) < 0)
-		kf_warn("left %s behind: %s", dir, strerror(errno));
-	if (conf_read(a->config))
-		kf_die(2, "%s: this tree's kconfig cannot read it", a->config);
-	free(kconfig);
-	free(dir);
-	free(src);
-}
-
 /* ---- comparing one request with FINAL -------------------------------- */
+
+/* The tree's version, then its Kconfig with FINAL read into it. */
+static void load_tree(struct audit *a)
+{
+	a->kernelversion = kf_tree_version(a->srctree, &a->kver);
+	kf_kconfig_load(a->srctree, a->kernelversion, a->config);
+}
 
 static void print_block(const struct miss *m);
 static json_t *miss_json(const struct miss *m);
-
-static int is_bool(const struct symbol *sym)
-{
-	return sym->type == S_BOOLEAN || sym->type == S_TRISTATE;
-}
-
-/* The menu entries that define sym ("config SYM" blocks): NULL-terminated. */
-static struct menu **sym_menus(struct symbol *sym)
-{
-	struct menu **v = kf_xmalloc(sizeof(struct menu *));
-	size_t n = 0;
-#ifdef KF_SYM_MENUS
-	struct menu *m;
-
-	list_for_each_entry(m, &sym->menus, link) {
-		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
-		v[n++] = m;
-	}
-#else
-	struct property *p;
-
-	for_all_properties(sym, p, P_SYMBOL) {
-		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
-		v[n++] = p->menu;
-	}
-#endif
-	v[n] = NULL;
-	return v;
-}
-
-/* Defined by this tree's Kconfig (not just named in an expression)? */
-static int known(struct symbol *sym)
-{
-	struct menu **v;
-	int any;
-
-	if (!sym || sym->type == S_UNKNOWN)
-		return 0;
-	v = sym_menus(sym);
-	any = v[0] != NULL;
-	free(v);
-	return any;
-}
 
 static int parse_num(const char *s, int base, long long *v)
 {
@@ -437,7 +184,7 @@ static void dep_line(struct gstr *r, struct expr *e, const char *prefix)
 
 static void defined_at(struct gstr *r, struct symbol *sym)
 {
-	struct menu **v = sym_menus(sym), **m;
+	struct menu **v = kf_sym_menus(sym), **m;
 
 	for (m = v; *m; m++)
 		str_printf(r, "Defined at %s:%d\n", MENU_FILE(*m), (*m)->lineno);
@@ -447,7 +194,7 @@ static void defined_at(struct gstr *r, struct symbol *sym)
 /* Every prompt's dependencies, as menuconfig's help shows them. */
 static void prompt_deps(struct gstr *r, struct symbol *sym)
 {
-	struct menu **v = sym_menus(sym), **m;
+	struct menu **v = kf_sym_menus(sym), **m;
 
 	for (m = v; *m; m++) {
 		struct property *p = (*m)->prompt;
@@ -464,7 +211,7 @@ static void prompt_deps(struct gstr *r, struct symbol *sym)
 
 static void defaults(struct gstr *r, struct symbol *sym)
 {
-	struct menu **v = sym_menus(sym), **m;
+	struct menu **v = kf_sym_menus(sym), **m;
 	struct property *p;
 
 	for (m = v; *m; m++)
@@ -500,55 +247,13 @@ static void selected_by(struct gstr *r, struct symbol *sym, int show_off)
 
 static int has_prompt(struct symbol *sym)
 {
-	struct menu **v = sym_menus(sym), **m;
+	struct menu **v = kf_sym_menus(sym), **m;
 	int any = 0;
 
 	for (m = v; *m; m++)
 		any |= (*m)->prompt != NULL;
 	free(v);
 	return any;
-}
-
-/* The choice menu sym is a value of, or NULL. */
-static struct menu *choice_of(struct symbol *sym)
-{
-	struct menu **v, **m, *p, *found = NULL;
-
-	if (!sym_is_choice_value(sym))
-		return NULL;
-	v = sym_menus(sym);
-	for (m = v; *m && !found; m++)
-		for (p = (*m)->parent; p && p != &rootmenu && !found; p = p->parent)
-			if (p->sym && sym_is_choice(p->sym))
-				found = p;
-	free(v);
-	return found;
-}
-
-/* The value of a choice that is y (values may sit in if-blocks). */
-static struct symbol *choice_winner(struct menu *parent)
-{
-	struct menu *m;
-
-	for (m = parent->list; m; m = m->next) {
-		struct symbol *w = NULL;
-
-		if (m->sym && !sym_is_choice(m->sym)) {
-			sym_calc_value(m->sym);
-			if (sym_get_tristate_value(m->sym) == yes)
-				w = m->sym;
-		} else if (!m->sym && m->list) {
-			w = choice_winner(m);
-		}
-		if (w)
-			return w;
-	}
-	return NULL;
-}
-
-static tristate tri_of(const char *v)
-{
-	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;
 }
 
 static const char *type_article(enum symbol_type t)
@@ -573,8 +278,8 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 	struct menu *choice;
 	int up;
 
-	if (!known(sym)) {
-		const struct rename *rn = renames_find(&a->renames, name);
+	if (!kf_sym_known(sym)) {
+		const struct kf_rename *rn = kf_renames_find(&a->renames, name);
 		struct symbol *succ = rn && rn->succ ? sym_find(rn->succ) : NULL;
 
 		m->why = WHY_UNKNOWN;
@@ -583,7 +288,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		if (rn)
 			str_printf(&d, "%s -> %s: %s\n", rn->old,
 				   rn->succ ? rn->succ : "(no successor)", rn->why);
-		if (rn && rn->succ && known(succ))
+		if (rn && rn->succ && kf_sym_known(succ))
 			fix = kf_xasprintf("request CONFIG_%s instead (now %s), or drop the line; a change for this tree only goes in fragments/%s/%s",
 					   rn->succ, sym_get_string_value(succ), a->kver, base_name(r->file));
 		else if (rn)
@@ -600,7 +305,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 	defined_at(&d, sym);
 
 	/* A value of the wrong type: kconfig ignored it with a warning. */
-	if ((is_bool(sym) && r->vkind != KF_VAL_TRI) ||
+	if ((kf_sym_is_bool(sym) && r->vkind != KF_VAL_TRI) ||
 	    (sym->type == S_BOOLEAN && strcmp(r->value, "m") == 0) ||
 	    (sym->type == S_INT && r->vkind != KF_VAL_DEC && strcmp(r->value, "n") != 0) ||
 	    (sym->type == S_HEX && r->vkind != KF_VAL_HEX && r->vkind != KF_VAL_DEC &&
@@ -616,7 +321,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 				 "put the value in double quotes");
 		goto out;
 	}
-	if (!is_bool(sym) && strcmp(r->value, "n") == 0) {
+	if (!kf_sym_is_bool(sym) && strcmp(r->value, "n") == 0) {
 		m->why = WHY_BAD_VALUE;
 		reason = kf_xasprintf("%s is %s %s: 'is not set' only turns off a bool or tristate; %s is written whenever its dependencies are met",
 				      name, type_article(sym->type), type, name);
@@ -647,26 +352,26 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		}
 	}
 
-	up = is_bool(sym) && tri_of(r->value) > sym_get_tristate_value(sym);
+	up = kf_sym_is_bool(sym) && kf_tri_of(r->value) > sym_get_tristate_value(sym);
 	if (!has_prompt(sym)) {
 		m->why = WHY_NO_PROMPT;
 		reason = kf_xasprintf("%s has no prompt: its value comes from defaults/selects, so a fragment cannot set it",
 				      name);
 		defaults(&d, sym);
 		selected_by(&d, sym, up);
-		fix = is_bool(sym) && !up
+		fix = kf_sym_is_bool(sym) && !up
 			? kf_xstrdup("drop the line: kconfig decides this value; change what selects it or its defaults' conditions instead")
 			: kf_xstrdup("it follows from other options: request what selects it or what its defaults depend on (above), or drop the line");
 		goto out;
 	}
 
-	choice = choice_of(sym);
+	choice = kf_choice_of(sym);
 	if (choice) {
 		struct symbol *csym = choice->sym, *w;
 		const char *prompt = menu_get_prompt(choice);
 
 		sym_calc_value(csym);
-		w = choice_winner(choice);
+		w = kf_choice_winner(choice);
 		m->why = WHY_CHOICE;
 		if (csym->visible == no) {
 			reason = kf_xasprintf("%s is a value of the choice \"%s\", which is not available: its dependencies are not met",
@@ -679,7 +384,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 					      name, prompt);
 			prompt_deps(&d, sym);
 			fix = kf_xstrdup("request what it depends on, or another value of the choice");
-		} else if (tri_of(r->value) == yes && w && w != sym) {
+		} else if (kf_tri_of(r->value) == yes && w && w != sym) {
 			const struct kf_setting *ws = kf_fragset_find(&a->req, w->name);
 
 			reason = ws
@@ -689,7 +394,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 					       prompt, w->name);
 			fix = ws ? kf_xasprintf("request one value of \"%s\" only", prompt)
 				 : kf_xstrdup("look at the choice's dependencies and defaults with make menuconfig");
-		} else if (tri_of(r->value) == no && w == sym) {
+		} else if (kf_tri_of(r->value) == no && w == sym) {
 			reason = kf_xasprintf("the choice \"%s\" always has one value y, and with no other value requested it stays %s",
 					      prompt, name);
 			fix = kf_xasprintf("request the value of \"%s\" that should win instead of turning %s off",
@@ -703,7 +408,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		goto out;
 	}
 
-	if (is_bool(sym) && sym->rev_dep.tri > tri_of(r->value)) {
+	if (kf_sym_is_bool(sym) && sym->rev_dep.tri > kf_tri_of(r->value)) {
 		m->why = WHY_SELECTED;
 		reason = kf_xasprintf("%s is selected by an option that is on, which forces it to %s",
 				      name, sym->rev_dep.tri == yes ? "y" : "m");
@@ -711,14 +416,14 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		fix = kf_xstrdup("drop the line, or turn off what selects it (above)");
 		goto out;
 	}
-	if (sym->visible == no || (is_bool(sym) && sym->visible < tri_of(r->value))) {
+	if (sym->visible == no || (kf_sym_is_bool(sym) && sym->visible < kf_tri_of(r->value))) {
 		m->why = WHY_DEPENDS;
 		reason = sym->visible == no
 			? kf_xasprintf("%s is blocked by its dependencies: they are not met (below), so its prompt is hidden and kconfig ignores the request%s",
-				       name, tri_of(r->value) == no ? " and uses its default" : "")
+				       name, kf_tri_of(r->value) == no ? " and uses its default" : "")
 			: kf_xasprintf("%s is limited to m by its dependencies", name);
 		prompt_deps(&d, sym);
-		if (tri_of(r->value) == no || !is_bool(sym))
+		if (kf_tri_of(r->value) == no || !kf_sym_is_bool(sym))
 			defaults(&d, sym);
 		if (up)
 			selected_by(&d, sym, 1);
@@ -746,7 +451,7 @@ static char *final_value(const struct audit *a, struct symbol *sym,
 
 	if (f)
 		return kf_xstrdup(f->value);
-	if (!known(sym) || is_bool(sym))
+	if (!kf_sym_known(sym) || kf_sym_is_bool(sym))
 		return kf_xstrdup("n");
 	return NULL;
 }
@@ -780,15 +485,15 @@ static void audit_base(struct audit *a)
 			a->noverridden++;
 			continue;
 		}
-		if (known(sym))
+		if (kf_sym_known(sym))
 			sym_calc_value(sym);
-		if (survived(known(sym) ? sym : NULL, r, f ? f->value : NULL))
+		if (survived(kf_sym_known(sym) ? sym : NULL, r, f ? f->value : NULL))
 			continue;
 		a->lost = kf_xrealloc(a->lost, (a->nlost + 1) * sizeof(*a->lost));
 		m = &a->lost[a->nlost++];
 		memset(m, 0, sizeof(*m));
 		m->req = r;
-		m->final = final_value(a, known(sym) ? sym : NULL, r->name);
+		m->final = final_value(a, kf_sym_known(sym) ? sym : NULL, r->name);
 		explain(a, m, sym);
 	}
 }
@@ -850,11 +555,11 @@ static void audit_all(struct audit *a)
 		const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
 		struct miss *m;
 
-		if (known(sym))
+		if (kf_sym_known(sym))
 			sym_calc_value(sym);
-		if (survived(known(sym) ? sym : NULL, r, f ? f->value : NULL)) {
-			if (!known(sym)) {
-				const struct rename *rn = renames_find(&a->renames, r->name);
+		if (survived(kf_sym_known(sym) ? sym : NULL, r, f ? f->value : NULL)) {
+			if (!kf_sym_known(sym)) {
+				const struct kf_rename *rn = kf_renames_find(&a->renames, r->name);
 				char *hint = !rn ? kf_xstrdup("")
 					: rn->succ ? kf_xasprintf(" (%s -> %s: %s)", rn->old, rn->succ, rn->why)
 					: kf_xasprintf(" (%s: %s)", rn->old, rn->why);
@@ -869,7 +574,7 @@ static void audit_all(struct audit *a)
 		m = &a->miss[a->nmiss++];
 		memset(m, 0, sizeof(*m));
 		m->req = r;
-		m->final = final_value(a, known(sym) ? sym : NULL, r->name);
+		m->final = final_value(a, kf_sym_known(sym) ? sym : NULL, r->name);
 		while (m->order < a->req.nfiles && a->req.files[m->order] != r->file)
 			m->order++;
 		explain(a, m, sym);
@@ -1021,7 +726,7 @@ static void audit_free(struct audit *a)
 	kf_fragset_free(&a->base);
 	kf_fragset_free(&a->req);
 	kf_fragset_free(&a->final);
-	renames_free(&a->renames);
+	kf_renames_free(&a->renames);
 	free(a->kernelversion);
 	free(a->kver);
 }
@@ -1038,11 +743,11 @@ static int print_prompts(char **names, int n)
 		const char *prompt = NULL, *file = NULL;
 		int line = 0;
 
-		if (!known(sym)) {
+		if (!kf_sym_known(sym)) {
 			json_object_set_new(all, names[i], json_null());
 			continue;
 		}
-		v = sym_menus(sym);
+		v = kf_sym_menus(sym);
 		for (m = v; *m; m++) {
 			if (!file) {
 				file = MENU_FILE(*m);
@@ -1079,8 +784,7 @@ static int diff_main(struct audit *a)
 	if (access(a->config, R_OK) < 0 || access(a->diff_b, R_OK) < 0)
 		kf_die(2, "--diff %s %s: %s; give two configs to compare", a->config,
 		       a->diff_b, strerror(errno));
-	tree_version(a);
-	kconfig_load(a);
+	load_tree(a);
 	n = kf_kdiff(a->config, a->diff_b, la, lb, a->json,
 		     a->full_max > 0 ? (size_t)a->full_max : KF_DIFF_FULL_MAX);
 	free(la);
@@ -1154,8 +858,7 @@ int main(int argc, char **argv)
 			usage();
 		if (access(a.config, R_OK) < 0)
 			kf_die(2, "--config %s: %s", a.config, strerror(errno));
-		tree_version(&a);
-		kconfig_load(&a);
+		load_tree(&a);
 		ok = print_prompts(argv + first, argc - first);
 		audit_free(&a);
 		return ok;
@@ -1178,7 +881,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	renames_read(&a.renames, a.renames_path ? a.renames_path : DEFAULT_RENAMES,
+	kf_renames_read(&a.renames, a.renames_path ? a.renames_path : DEFAULT_RENAMES,
 		     a.renames_path != NULL);
 	if (!a.renames_path)
 		a.renames_path = DEFAULT_RENAMES;
@@ -1195,8 +898,7 @@ int main(int argc, char **argv)
 			kf_die(2, "%s (%zu problem(s) in all); --base must be a full config (.config)",
 			       a.base.err[0], a.base.nerr);
 	}
-	tree_version(&a);
-	kconfig_load(&a);
+	load_tree(&a);
 	audit_all(&a);
 	audit_base(&a);
 

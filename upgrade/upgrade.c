@@ -27,6 +27,7 @@
  */
 #include "../lib/kf.h"
 #include "../config/fragment.h"
+#include "../config/kconf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -42,12 +43,6 @@
 #include <lkc.h>
 #include <list.h>
 
-/* The kconfig API differences of 6.1 and 6.12: see config/audit.c. */
-#ifdef KF_MENU_FILENAME
-#define MENU_FILE(m) ((m)->filename)
-#else
-#define MENU_FILE(m) ((m)->file ? (m)->file->name : "?")
-#endif
 
 struct opts {
 	const char *srctree, *flavour, *old, *carried, *newprompts, *json;
@@ -63,178 +58,12 @@ static void usage(void)
 	       "               [--old-boot DIR --new-boot DIR] [--renames FILE] [--old-fragments \"F...\"] [FRAGMENT...]");
 }
 
-/* ---- the environment Kconfig expects from Kbuild (as config/audit.c) -- */
-
-static char *makefile_var(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *q = p + n;
-
-		if (strncmp(p, name, n) != 0)
-			continue;
-		q += strspn(q, " \t");
-		if (*q != '=')
-			continue;
-		q++;
-		q += strspn(q, " \t");
-		return kf_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
-	}
-	return kf_xstrdup("");
-}
-
-/* KERNELVERSION from SRC/Makefile, e.g. 6.12.57. */
-static char *tree_version(const char *srctree)
-{
-	char *mk = kf_xasprintf("%s/Makefile", srctree);
-	char *text = kf_read_file(mk, NULL);
-	char *v, *p, *s, *e, *r;
-
-	if (!text)
-		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
-		       mk, strerror(errno));
-	v = makefile_var(text, "VERSION");
-	p = makefile_var(text, "PATCHLEVEL");
-	s = makefile_var(text, "SUBLEVEL");
-	e = makefile_var(text, "EXTRAVERSION");
-	r = *s ? kf_xasprintf("%s.%s.%s%s", v, p, s, e) : kf_xasprintf("%s.%s%s", v, p, e);
-	free(v);
-	free(p);
-	free(s);
-	free(e);
-	free(text);
-	free(mk);
-	return r;
-}
-
-/* The first line of "$CC --version", as the top Makefile computes it. */
-static char *cc_version_text(void)
-{
-	FILE *p = popen("LC_ALL=C $CC --version 2>/dev/null", "r");
-	char buf[512] = "", rest[512], *s, *d;
-
-	if (!p)
-		return kf_xstrdup("");
-	if (!fgets(buf, sizeof(buf), p))
-		buf[0] = '\0';
-	while (fgets(rest, sizeof(rest), p))
-		;
-	pclose(p);
-	buf[strcspn(buf, "\n")] = '\0';
-	for (s = d = buf; *s; s++)
-		if (*s != '#')
-			*d++ = *s;
-	*d = '\0';
-	return kf_xstrdup(buf);
-}
-
-static void kconfig_env(const char *src, const char *kernelversion)
-{
-	static const char *const env_defaults[][2] = {
-		{ "ARCH", "x86" }, { "SRCARCH", "x86" },
-		{ "CC", "gcc" }, { "LD", "ld" }, { "AR", "ar" }, { "NM", "nm" },
-		{ "OBJCOPY", "objcopy" }, { "HOSTCC", "gcc" },
-		{ "HOSTCXX", "g++" }, { "PAHOLE", "pahole" },
-		{ "RUSTC", "rustc" }, { "BINDGEN", "bindgen" },
-		{ "PYTHON3", "python3" }, { "HOSTPKG_CONFIG", "pkg-config" },
-	};
-	size_t i;
-
-	setenv("srctree", src, 1);
-	for (i = 0; i < sizeof(env_defaults) / sizeof(env_defaults[0]); i++)
-		setenv(env_defaults[i][0], env_defaults[i][1], 0);
-	setenv("KERNELVERSION", kernelversion, 0);
-	if (!getenv("CC_VERSION_TEXT")) {
-		char *t = cc_version_text();
-
-		setenv("CC_VERSION_TEXT", t, 0);
-		free(t);
-	}
-	unsetenv("CONFIG_");
-}
-
-/* Parse SRC's Kconfig in a private temporary directory (its $(shell,...)
- * macros write there), then read CONFIG with it. */
-static void kconfig_load(const char *srctree, const char *kernelversion,
-			 const char *config)
-{
-	const char *tmpdir = getenv("TMPDIR");
-	char *src = realpath(srctree, NULL);
-	char *dir = kf_xasprintf("%s/kf-upgrade.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (!src)
-		kf_die(2, "--srctree %s: %s", srctree, strerror(errno));
-	if (cwd < 0)
-		kf_die(2, "cannot open the current directory: %s", strerror(errno));
-	kconfig_env(src, kernelversion);
-	if (!mkdtemp(dir))
-		kf_die(2, "cannot make a directory %s: %s; set TMPDIR to a writable directory",
-		       dir, strerror(errno));
-	if (chdir(dir) < 0)
-		kf_die(2, "%s: %s", dir, strerror(errno));
-	conf_parse("Kconfig");
-	if (fchdir(cwd) < 0)
-		kf_die(2, "cannot go back to the starting directory: %s", strerror(errno));
-	close(cwd);
-	if (rmdir(dir) < 0)
-		kf_warn("left %s behind: %s", dir, strerror(errno));
-	if (conf_read(config))
-		kf_die(2, "%s: the new tree's kconfig cannot read it", config);
-	free(dir);
-	free(src);
-}
-
 /* ---- what kconfig knows of a symbol ---------------------------------- */
-
-static struct menu **sym_menus(struct symbol *sym)
-{
-	struct menu **v = kf_xmalloc(sizeof(struct menu *));
-	size_t n = 0;
-#ifdef KF_SYM_MENUS
-	struct menu *m;
-
-	list_for_each_entry(m, &sym->menus, link) {
-		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
-		v[n++] = m;
-	}
-#else
-	struct property *p;
-
-	for_all_properties(sym, p, P_SYMBOL) {
-		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
-		v[n++] = p->menu;
-	}
-#endif
-	v[n] = NULL;
-	return v;
-}
-
-/* Defined by the new tree's Kconfig (not only named in an expression)? */
-static int known(struct symbol *sym)
-{
-	struct menu **v;
-	int any;
-
-	if (!sym || sym->type == S_UNKNOWN)
-		return 0;
-	v = sym_menus(sym);
-	any = v[0] != NULL;
-	free(v);
-	return any;
-}
-
-static int is_bool(const struct symbol *sym)
-{
-	return sym->type == S_BOOLEAN || sym->type == S_TRISTATE;
-}
 
 /* The first menu entry of sym with a prompt, or NULL. */
 static struct menu *prompt_menu(struct symbol *sym)
 {
-	struct menu **v = sym_menus(sym), **m, *found = NULL;
+	struct menu **v = kf_sym_menus(sym), **m, *found = NULL;
 
 	for (m = v; *m && !found; m++)
 		if ((*m)->prompt)
@@ -263,45 +92,6 @@ static char *menu_path(struct menu *m)
 	return sb.s;
 }
 
-static tristate tri_of(const char *v)
-{
-	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;
-}
-
-/* The choice menu sym is a value of, or NULL (as config/audit.c). */
-static struct menu *choice_of(struct symbol *sym)
-{
-	struct menu **v = sym_menus(sym), **m, *p, *found = NULL;
-
-	for (m = v; *m && !found; m++)
-		for (p = (*m)->parent; p && p != &rootmenu && !found; p = p->parent)
-			if (p->sym && sym_is_choice(p->sym))
-				found = p;
-	free(v);
-	return found;
-}
-
-/* The value of a choice that is y (values may sit in if-blocks). */
-static struct symbol *choice_winner(struct menu *parent)
-{
-	struct menu *m;
-
-	for (m = parent->list; m; m = m->next) {
-		struct symbol *w = NULL;
-
-		if (m->sym && !sym_is_choice(m->sym)) {
-			sym_calc_value(m->sym);
-			if (sym_get_tristate_value(m->sym) == yes)
-				w = m->sym;
-		} else if (!m->sym && m->list) {
-			w = choice_winner(m);
-		}
-		if (w)
-			return w;
-	}
-	return NULL;
-}
-
 /* "A [=y] && B [=n]" */
 static void add_expr(struct gstr *g, const char *prefix, struct expr *e)
 {
@@ -328,7 +118,7 @@ static void add_defaults(struct gstr *g, struct symbol *sym)
 /* Every prompt's dependencies, as menuconfig's help shows them. */
 static void add_prompt_deps(struct gstr *g, struct symbol *sym)
 {
-	struct menu **v = sym_menus(sym), **m;
+	struct menu **v = kf_sym_menus(sym), **m;
 
 	for (m = v; *m; m++)
 		if ((*m)->prompt && !expr_is_yes((*m)->prompt->visible.expr))
@@ -354,75 +144,13 @@ static json_t *lines_json(const char *text)
 
 /* ---- fragments/renames ---------------------------------------------- */
 
-struct rename {
-	char *old, *succ, *why;	/* succ NULL for '-' */
-};
-
-struct renames {
-	struct rename *v;
-	size_t n;
-};
-
-static void renames_read(struct renames *r, const char *path)
-{
-	char *text = kf_read_file(path, NULL), *line, *next;
-	int lineno = 0;
-
-	if (!text)
-		kf_die(2, "%s: %s; give the successor table with --renames", path, strerror(errno));
-	for (line = text; line && *line; line = next) {
-		char *old, *succ, *why, *save = NULL;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		line = kf_trim(line);
-		if (*line == '\0' || *line == '#')
-			continue;
-		old = strtok_r(line, " \t", &save);
-		succ = strtok_r(NULL, " \t", &save);
-		why = save ? kf_trim(save) : NULL;
-		if (!old || !succ || !why || !*why)
-			kf_die(2, "%s:%d: expected 'OLD SUCCESSOR WHY...' ('-' when there is no successor); fix the line",
-			       path, lineno);
-		r->v = kf_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
-		r->v[r->n].old = kf_xstrdup(old);
-		r->v[r->n].succ = strcmp(succ, "-") != 0 ? kf_xstrdup(succ) : NULL;
-		r->v[r->n].why = kf_xstrdup(why);
-		r->n++;
-	}
-	free(text);
-}
-
-static const struct rename *renames_find(const struct renames *r, const char *old)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (strcmp(r->v[i].old, old) == 0)
-			return &r->v[i];
-	return NULL;
-}
-
-static void renames_free(struct renames *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++) {
-		free(r->v[i].old);
-		free(r->v[i].succ);
-		free(r->v[i].why);
-	}
-	free(r->v);
-}
 
 /* ---- the sections ---------------------------------------------------- */
 
 struct ctx {
 	const struct opts *o;
 	struct kf_fragset old, carried, req, oldreq;
-	struct renames renames;
+	struct kf_renames renames;
 	size_t nundecided;
 };
 
@@ -464,7 +192,7 @@ static char *predecessors(const struct ctx *c, const char *name)
 	size_t i;
 
 	for (i = 0; i < c->renames.n; i++) {
-		const struct rename *r = &c->renames.v[i];
+		const struct kf_rename *r = &c->renames.v[i];
 		const struct kf_setting *s = kf_fragset_find(&c->old, r->old);
 
 		if (!r->succ || strcmp(r->succ, name) != 0 || !s)
@@ -503,7 +231,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 			continue;
 		name = kf_xasprintf("%.*s", (int)l.name_len, l.name);
 		sym = sym_find(name);
-		pm = known(sym) ? prompt_menu(sym) : NULL;
+		pm = kf_sym_known(sym) ? prompt_menu(sym) : NULL;
 		prompt = pm ? menu_get_prompt(pm) : "";
 		menu = menu_path(pm);
 		value = value_in(&c->carried, name);
@@ -512,7 +240,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		json_object_set_new(o, "symbol", json_string(name));
 		json_object_set_new(o, "prompt", json_string(prompt));
 		json_object_set_new(o, "menu", json_string(menu));
-		json_object_set_new(o, "type", json_string(known(sym) ? sym_type_name(sym->type) : "unknown"));
+		json_object_set_new(o, "type", json_string(kf_sym_known(sym) ? sym_type_name(sym->type) : "unknown"));
 		json_object_set_new(o, "value", json_string(value));
 		json_object_set_new(o, "decided_by", dec ? request_json(dec) : json_null());
 		was = predecessors(c, name);
@@ -544,12 +272,12 @@ static json_t *gone(struct ctx *c)
 	for (i = 0; i < c->old.nset; i++) {
 		const struct kf_setting *s = &c->old.set[i];
 		const struct kf_setting *r;
-		const struct rename *rn;
+		const struct kf_rename *rn;
 		json_t *o, *by;
 
-		if (strcmp(s->value, "n") == 0 || known(sym_find(s->name)))
+		if (strcmp(s->value, "n") == 0 || kf_sym_known(sym_find(s->name)))
 			continue;
-		rn = renames_find(&c->renames, s->name);
+		rn = kf_renames_find(&c->renames, s->name);
 		o = json_object();
 		by = json_array();
 		r = kf_fragset_find(&c->oldreq, s->name);
@@ -576,7 +304,7 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 	struct menu *pm = prompt_menu(sym);
 
 	sym_calc_value(sym);
-	if (is_bool(sym) != (vkind == KF_VAL_TRI) ||
+	if (kf_sym_is_bool(sym) != (vkind == KF_VAL_TRI) ||
 	    (sym->type == S_STRING && vkind != KF_VAL_STR)) {
 		*reason = kf_xasprintf("now %s %s: the old value %s is not one of its values",
 				       sym->type == S_INT ? "an" : "a", sym_type_name(sym->type), old);
@@ -584,7 +312,7 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 		add_defaults(d, sym);
 		return "type";
 	}
-	if (is_bool(sym) && sym->rev_dep.tri > tri_of(old)) {
+	if (kf_sym_is_bool(sym) && sym->rev_dep.tri > kf_tri_of(old)) {
 		*reason = kf_xasprintf("now selected by an option that is on, which forces it to %s", now);
 		expr_gstr_print_revdep(sym->rev_dep.expr, d, yes, "Selected by [y]:\n");
 		expr_gstr_print_revdep(sym->rev_dep.expr, d, mod, "Selected by [m]:\n");
@@ -599,17 +327,17 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 		}
 		return "default";
 	}
-	if (sym->visible == no || (is_bool(sym) && sym->visible < tri_of(old))) {
+	if (sym->visible == no || (kf_sym_is_bool(sym) && sym->visible < kf_tri_of(old))) {
 		*reason = kf_xasprintf("its dependencies in the new tree are not met (below), so %s is %s",
 				       sym->name, now);
 		add_prompt_deps(d, sym);
-		if (!is_bool(sym))
+		if (!kf_sym_is_bool(sym))
 			add_defaults(d, sym);
 		return "depends";
 	}
 	if (sym_is_choice_value(sym)) {
-		struct menu *ch = choice_of(sym);
-		struct symbol *w = ch ? choice_winner(ch) : NULL;
+		struct menu *ch = kf_choice_of(sym);
+		struct symbol *w = ch ? kf_choice_winner(ch) : NULL;
 
 		*reason = kf_xasprintf("a value of the choice \"%s\", which the new tree settles on %s [=y]",
 				       ch ? menu_get_prompt(ch) : "?", w ? w->name : "none");
@@ -647,10 +375,10 @@ static json_t *changed(struct ctx *c)
 		char *reason = NULL;
 		json_t *o;
 
-		if (!known(sym))
+		if (!kf_sym_known(sym))
 			continue;
 		cs = kf_fragset_find(&c->carried, s->name);
-		now = cs ? cs->value : is_bool(sym) ? "n" : "(not set)";
+		now = cs ? cs->value : kf_sym_is_bool(sym) ? "n" : "(not set)";
 		if (strcmp(now, s->value) == 0)
 			continue;
 		d = str_new();
@@ -857,9 +585,9 @@ int main(int argc, char **argv)
 		kf_fragset_add(&c.oldreq, tok, NULL);
 	free(list);
 	/* A fragment problem is the audit's to report (section 4), not ours. */
-	renames_read(&c.renames, o.renames);
-	kv = tree_version(o.srctree);
-	kconfig_load(o.srctree, kv, o.carried);
+	kf_renames_read(&c.renames, o.renames, 1);
+	kv = kf_tree_version(o.srctree, NULL);
+	kf_kconfig_load(o.srctree, kv, o.carried);
 
 	sb_addf(&und, "# %s: new prompts of linux %s that no fragment decides (make upgrade write=1).\n"
 		"# Each value is what olddefconfig gives; review, then move the lines into fragments/.\n",
@@ -905,7 +633,7 @@ int main(int argc, char **argv)
 		write_text(o.undecided, und.s);
 	free(und.s);
 	free(kv);
-	renames_free(&c.renames);
+	kf_renames_free(&c.renames);
 	kf_fragset_free(&c.old);
 	kf_fragset_free(&c.carried);
 	kf_fragset_free(&c.req);

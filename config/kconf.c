@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kconf.c - a kernel tree's own kconfig, loaded as Kbuild would load it, and
+ * fragments/renames (kconf.h). One copy for every tool that links the tree's
+ * kconfig: audit (config/audit.c) and upgrade (upgrade/upgrade.c).
+ */
+#include "../lib/kf.h"
+#include "kconf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* list_for_each_entry, for KF_SYM_MENUS (the tree's scripts/include). */
+#include <list.h>
+
+/* ---- fragments/renames ---------------------------------------------- */
+
+void kf_renames_read(struct kf_renames *r, const char *path, int must_exist)
+{
+	char *text = kf_read_file(path, NULL), *line, *next;
+	int lineno = 0;
+
+	if (!text) {
+		if (must_exist || errno != ENOENT)
+			kf_die(2, "%s: %s; give an existing successor table with --renames",
+			       path, strerror(errno));
+		return;
+	}
+	for (line = text; line && *line; line = next) {
+		char *old, *succ, *why, *save = NULL;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line = kf_trim(line);
+		if (*line == '\0' || *line == '#')
+			continue;
+		old = strtok_r(line, " \t", &save);
+		succ = strtok_r(NULL, " \t", &save);
+		why = save ? kf_trim(save) : NULL;
+		if (!old || !succ || !why || !*why)
+			kf_die(2, "%s:%d: expected 'OLD SUCCESSOR WHY...' ('-' when there is no successor); fix the line",
+			       path, lineno);
+		r->v = kf_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+		r->v[r->n].old = kf_xstrdup(old);
+		r->v[r->n].succ = strcmp(succ, "-") != 0 ? kf_xstrdup(succ) : NULL;
+		r->v[r->n].why = kf_xstrdup(why);
+		r->n++;
+	}
+	free(text);
+}
+
+const struct kf_rename *kf_renames_find(const struct kf_renames *r, const char *old)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].old, old) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+void kf_renames_free(struct kf_renames *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].old);
+		free(r->v[i].succ);
+		free(r->v[i].why);
+	}
+	free(r->v);
+}
+
+/* The first line of "$CC --version", as the top Makefile computes it. */
+static char *cc_version_text(void)
+{
+	FILE *p = popen("LC_ALL=C $CC --version 2>/dev/null", "r");
+	char buf[512] = "", rest[512], *s, *d;
+
+	if (!p)
+		return kf_xstrdup("");
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = '\0';
+	while (fgets(rest, sizeof(rest), p))	/* let it finish writing */
+		;
+	pclose(p);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (s = d = buf; *s; s++)	/* the Makefile drops '#' */
+		if (*s != '#')
+			*d++ = *s;
+	*d = '\0';
+	return kf_xstrdup(buf);
+}
+
+static char *makefile_var(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p + n;
+
+		if (strncmp(p, name, n) != 0)
+			continue;
+		q += strspn(q, " \t");
+		if (*q != '=')
+			continue;
+		q++;
+		q += strspn(q, " \t");
+		return kf_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
+	}
+	return kf_xstrdup("");
+}
+
+/* KERNELVERSION and kver (VERSION.PATCHLEVEL) from SRC/Makefile. */
+char *kf_tree_version(const char *srctree, char **kver)
+{
+	char *mk = kf_xasprintf("%s/Makefile", srctree);
+	char *text = kf_read_file(mk, NULL);
+	char *v, *p, *s, *e, *r;
+
+	if (!text)
+		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
+		       mk, strerror(errno));
+	v = makefile_var(text, "VERSION");
+	p = makefile_var(text, "PATCHLEVEL");
+	s = makefile_var(text, "SUBLEVEL");
+	e = makefile_var(text, "EXTRAVERSION");
+	if (kver)
+		*kver = kf_xasprintf("%s.%s", v, p);
+	r = *s ? kf_xasprintf("%s.%s.%s%s", v, p, s, e) : kf_xasprintf("%s.%s%s", v, p, e);
+	free(v);
+	free(p);
+	free(s);
+	free(e);
+	free(text);
+	free(mk);
+	return r;
+}
+
+/* What Kbuild exports to kconfig; each (but srctree) only when the caller
+ * has not set it. */
+static void kconfig_env(const char *srctree, const char *kernelversion)
+{
+	static const char *const env_defaults[][2] = {
+		{ "ARCH", "x86" }, { "SRCARCH", "x86" },
+		{ "CC", "gcc" }, { "LD", "ld" }, { "AR", "ar" }, { "NM", "nm" },
+		{ "OBJCOPY", "objcopy" }, { "HOSTCC", "gcc" },
+		{ "HOSTCXX", "g++" }, { "PAHOLE", "pahole" },
+		{ "RUSTC", "rustc" }, { "BINDGEN", "bindgen" },
+		{ "PYTHON3", "python3" }, { "HOSTPKG_CONFIG", "pkg-config" },
+	};
+	size_t i;
+
+	setenv("srctree", srctree, 1);	/* --srctree says which tree */
+	for (i = 0; i < sizeof(env_defaults) / sizeof(env_defaults[0]); i++)
+		setenv(env_defaults[i][0], env_defaults[i][1], 0);
+	setenv("KERNELVERSION", kernelversion, 0);
+	if (!getenv("CC_VERSION_TEXT")) {
+		char *t = cc_version_text();
+
+		setenv("CC_VERSION_TEXT", t, 0);
+		free(t);
+	}
+	/* kconfig's Makefile unexports it: it would change the prefix. */
+	unsetenv("CONFIG_");
+}
+
+/*
+ * Parse SRC's Kconfig and read FINAL. Kconfig's $(shell,...) macros run the
+ * compiler in the current directory (cc-option makes .tmp_$$ there), so the
+ * parse runs in a private temporary directory, with srctree pointing at SRC,
+ * as Kbuild runs it in O= - never inside SRC, which stays untouched.
+ */
+void kf_kconfig_load(const char *srctree, const char *kernelversion, const char *config)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *src = realpath(srctree, NULL);
+	char *dir = kf_xasprintf("%s/kf-kconfig.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	char *kconfig;
+	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (!src)
+		kf_die(2, "--srctree %s: %s", srctree, strerror(errno));
+	kconfig = kf_xasprintf("%s/Kconfig", src);
+	if (access(kconfig, R_OK) < 0)
+		kf_die(2, "%s: %s; --srctree must be an extracted kernel tree",
+		       kconfig, strerror(errno));
+	if (cwd < 0)
+		kf_die(2, "cannot open the current directory: %s", strerror(errno));
+	kconfig_env(src, kernelversion);
+	if (!mkdtemp(dir))
+		kf_die(2, "cannot make a directory %s: %s; set TMPDIR to a writable directory",
+		       dir, strerror(errno));
+	if (chdir(dir) < 0)
+		kf_die(2, "%s: %s", dir, strerror(errno));
+	conf_parse("Kconfig");
+	if (fchdir(cwd) < 0)
+		kf_die(2, "cannot go back to the starting directory: %s", strerror(errno));
+	close(cwd);
+	if (rmdir(dir) < 0)
+		kf_warn("left %s behind: %s", dir, strerror(errno));
+	if (conf_read(config))
+		kf_die(2, "%s: this tree's kconfig cannot read it", config);
+	free(kconfig);
+	free(dir);
+	free(src);
+}
+
+/* The menu entries that define sym ("config SYM" blocks): NULL-terminated. */
+struct menu **kf_sym_menus(struct symbol *sym)
+{
+	struct menu **v = kf_xmalloc(sizeof(struct menu *));
+	size_t n = 0;
+#ifdef KF_SYM_MENUS
+	struct menu *m;
+
+	list_for_each_entry(m, &sym->menus, link) {
+		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
+		v[n++] = m;
+	}
+#else
+	struct property *p;
+
+	for_all_properties(sym, p, P_SYMBOL) {
+		v = kf_xrealloc(v, (n + 2) * sizeof(struct menu *));
+		v[n++] = p->menu;
+	}
+#endif
+	v[n] = NULL;
+	return v;
+}
+
+/* Defined by this tree's Kconfig (not just named in an expression)? */
+int kf_sym_known(struct symbol *sym)
+{
+	struct menu **v;
+	int any;
+
+	if (!sym || sym->type == S_UNKNOWN)
+		return 0;
+	v = kf_sym_menus(sym);
+	any = v[0] != NULL;
+	free(v);
+	return any;
+}
+
+int kf_sym_is_bool(const struct symbol *sym)
+{
+	return sym->type == S_BOOLEAN || sym->type == S_TRISTATE;
+}
+
+/* The choice menu sym is a value of, or NULL. */
+struct menu *kf_choice_of(struct symbol *sym)
+{
+	struct menu **v, **m, *p, *found = NULL;
+
+	if (!sym_is_choice_value(sym))
+		return NULL;
+	v = kf_sym_menus(sym);
+	for (m = v; *m && !found; m++)
+		for (p = (*m)->parent; p && p != &rootmenu && !found; p = p->parent)
+			if (p->sym && sym_is_choice(p->sym))
+				found = p;
+	free(v);
+	return found;
+}
+
+/* The value of a choice that is y (values may sit in if-blocks). */
+struct symbol *kf_choice_winner(struct menu *parent)
+{
+	struct menu *m;
+
+	for (m = parent->list; m; m = m->next) {
+		struct symbol *w = NULL;
+
+		if (m->sym && !sym_is_choice(m->sym)) {
+			sym_calc_value(m->sym);
+			if (sym_get_tristate_value(m->sym) == yes)
+				w = m->sym;
+		} else if (!m->sym && m->list) {
+			w = kf_choice_winner(m);
+		}
+		if (w)
+			return w;
+	}
+	return NULL;
+}
+
+tristate kf_tri_of(const char *v)
+{
+	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kconf.h - a kernel tree's own kconfig, loaded as Kbuild would load it, for
+ * the tools linked against that tree's scripts/kconfig objects (audit,
+ * upgrade); plus fragments/renames, the successor table both explain with.
+ *
+ * Build with -isystem SRC/scripts/kconfig -isystem SRC/scripts/include and
+ * the tree's API flags (config/config.mk: kconfig_api):
+ * - KF_SYM_MENUS: a symbol lists its menu entries in 'struct list_head
+ *   menus' (6.12); 6.1 has one P_SYMBOL property per entry instead.
+ * - KF_MENU_FILENAME: a menu entry's file is 'const char *filename' (6.12);
+ *   6.1 has 'struct file *file'.
+ */
+#ifndef KF_KCONF_H
+#define KF_KCONF_H
+
+#include <stddef.h>
+
+#include <lkc.h>
+
+#ifdef KF_MENU_FILENAME
+#define MENU_FILE(m) ((m)->filename)
+#else
+#define MENU_FILE(m) ((m)->file ? (m)->file->name : "?")
+#endif
+
+/* fragments/renames: "OLD SUCCESSOR WHY...", '-' when there is none. */
+struct kf_rename {
+	char *old, *succ, *why;	/* succ NULL for '-' */
+};
+
+struct kf_renames {
+	struct kf_rename *v;
+	size_t n;
+};
+
+/* A missing file is an error only when must_exist; bad lines always are. */
+void kf_renames_read(struct kf_renames *r, const char *path, int must_exist);
+const struct kf_rename *kf_renames_find(const struct kf_renames *r, const char *old);
+void kf_renames_free(struct kf_renames *r);
+
+/* KERNELVERSION of SRC/Makefile (e.g. 6.1.192), malloc'ed; *kver, when
+ * kver is not NULL, gets VERSION.PATCHLEVEL (e.g. 6.1). */
+char *kf_tree_version(const char *srctree, char **kver);
+
+/* Parse SRC's Kconfig with the environment Kbuild gives it, then read
+ * CONFIG; exits 2 with the reason when either fails. */
+void kf_kconfig_load(const char *srctree, const char *kernelversion, const char *config);
+
+/* The menu entries that define sym ("config SYM" blocks): NULL-terminated,
+ * malloc'ed. */
+struct menu **kf_sym_menus(struct symbol *sym);
+/* Defined by this tree's Kconfig (not only named in an expression)? */
+int kf_sym_known(struct symbol *sym);
+int kf_sym_is_bool(const struct symbol *sym);
+/* The choice menu sym is a value of, or NULL. */
+struct menu *kf_choice_of(struct symbol *sym);
+/* The value of a choice that is y (values may sit in if-blocks), or NULL. */
+struct symbol *kf_choice_winner(struct menu *parent);
+tristate kf_tri_of(const char *v);
+
+#endif /* KF_KCONF_H */
