@@ -9,9 +9,9 @@
  * byte goes to FILE (build.log), and at most every S seconds (default 5) one
  * line "  BUILD   NAME: CC 412/1010 objects, 95 s" goes to stdout. The total
  * is the "objects" of the flavour's previous build.json (--expect-json),
- * else an estimate shown as "~N": OBJS_PER_Y objects per "=y" line of the
- * flavour's .config (--expect-config), so a distro config (1,600 =y: about
- * 3,200) is not shown as "~1000" like a tiny one (550 =y: about 1,000).
+ * else an estimate shown as "~N" from the number of "=y" lines of the
+ * flavour's .config (--expect-config), so a distro config (1,584 =y: 2,276
+ * objects) is not shown as "~1000" like a tiny one (547 =y: about 1,000).
  *
  * The child inherits every other descriptor, so a make started from a
  * recipe line that names $(MAKE) keeps the top make's jobserver.
@@ -42,7 +42,11 @@
 #include <unistd.h>
 
 #define ESTIMATE 1000
-#define OBJS_PER_Y 2	/* a tiny flavour: 547 =y, about 1,000 objects */
+/* objects ~ OBJS_FIXED + OBJS_PER_100Y * (=y lines) / 100, fitted on a tiny
+ * flavour (547 =y, about 1,000 objects) and debian-cloud-mpsc (1,584 =y,
+ * 2,276 objects). */
+#define OBJS_FIXED 330
+#define OBJS_PER_100Y 123
 #define MAX_ERRORS 20	/* compiler/linker error lines kept */
 #define MAX_STARS 8	/* make "***" lines kept (the last ones) */
 #define LINE_MAX_LEN 4096
@@ -192,7 +196,7 @@ static long config_estimate(const char *config)
 	for (p = text; (p = strstr(p, "=y\n")); p += 3)
 		y++;
 	free(text);
-	return y * OBJS_PER_Y;
+	return y ? OBJS_FIXED + y * OBJS_PER_100Y / 100 : 0;
 }
 
 static void usage(void)
