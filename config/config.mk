@@ -18,13 +18,17 @@ include $(flavours_mk)
 # make group=debian; flavour= picks by name. Default: group default, the quick
 # tiny flavours; all_flavours still has every recipe, so every flavour's
 # rules exist and 'make config flavour=debian-cloud' works without group=.
-# Checked only once flavours.mk lists groups: one written by an older
-# kflavour has none, and make remakes it (then re-reads this) before any
-# recipe runs.
+# Checked against an up-to-date flavours.mk only: one older than a recipe,
+# or written by an older kflavour (no groups), is remade and this file read
+# again before any recipe runs. A broken recipe belongs to no group yet, so
+# the error names the broken ones.
 group ?= default
+flavours_mk_stale := $(shell find flavours fragments boot/cpu-models -newer '$(flavours_mk)' -print -quit 2>/dev/null)
 ifneq ($(all_groups),)
+ifeq ($(flavours_mk_stale),)
 ifeq ($(group_$(group)),)
-$(error unknown group '$(group)'; valid: $(sort $(all_groups)) (the 'group' key of flavours/*.flavour))
+$(error unknown group '$(group)'; valid: $(sort $(all_groups)) (the 'group' key of flavours/*.flavour)$(if $(broken_flavours),; left out as broken: $(foreach b,$(broken_flavours),$($(b)_broken))))
+endif
 endif
 endif
 # flavour= selects; default the group's. Checked once flavours.mk has been read, and
