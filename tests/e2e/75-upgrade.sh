@@ -9,12 +9,14 @@
 . tests/scratch.sh
 o=$KF_OUT
 up=$o/upgrade/6.1-6.12
-# The flavours plain 'make upgrade' carries: group default (make list shows
-# each flavour's group on its second line).
-flavours=$(make -s list out="$o" | awk '/^[^ ]/ {f = $1} /; group default\)$/ {print f}')
+# The flavours plain 'make upgrade' carries (group default: make list shows
+# each flavour's group on its second line), and one on Debian's cloud config
+# (17-distro has configured it on both trees), each checked the same way.
+flavours="$(make -s list out="$o" | awk '/^[^ ]/ {f = $1} /; group default\)$/ {print f}') debian-cloud"
 validate() { /usr/bin/python3 -m jsonschema -i "$1" upgrade/upgrade.schema.json; }
 
-check "make upgrade from=6.1 to=6.12 write=1" make upgrade from=6.1 to=6.12 write=1 out="$o"
+check "make upgrade from=6.1 to=6.12 write=1 ($(echo $flavours))" \
+	make upgrade from=6.1 to=6.12 write=1 flavour="$flavours" out="$o"
 cp "$kf_tmp/last.out" "$kf_tmp/upgrade.out"
 check "the summary gives the counts first" \
 	grep -Eq '^  flavour +new-prompts +undecided +gone +changed +stop-applying +boot-diffs' "$kf_tmp/upgrade.out"
