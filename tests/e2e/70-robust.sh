@@ -8,7 +8,7 @@ o=$KF_OUT
 
 # 1. Bad names: exit 2 and the valid names listed.
 check_fails "unknown flavour= lists the valid ones" 2 \
-	"unknown flavour 'nosuch'; valid: generic k8 mpsc" make config flavour=nosuch out="$o"
+	"unknown flavour 'nosuch'; valid: (debian-[a-z0-9-]+ )*generic k8 mpsc" make config flavour=nosuch out="$o"
 check_fails "unknown kver= lists the valid ones" 2 \
 	'kver=5.4 is not known; valid: 6.1 6.12' make config kver=5.4 out="$o"
 check_fails "unknown cpu= lists the valid ones" 2 \
