@@ -47,26 +47,37 @@ static char *path_in(const char *dir, const char *rel)
 	return kf_xasprintf("%s/%s", dir, rel);
 }
 
+/* Open an ELF file with libelf; NULL (nothing left open) when it is not one. */
+static Elf *elf_open(const char *path, int *fd, size_t *shstrndx)
+{
+	Elf *elf;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, shstrndx) != 0) {
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		return NULL;
+	}
+	return elf;
+}
+
 /*
  * Sizes of the sections of an ELF file that are still -1 in size[]; the
  * others are left alone. -1 stays for a section the file does not have.
  */
 static int read_sections(const char *path, long long size[N_SECTIONS])
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-	Elf_Scn *scn = NULL;
+	int fd;
 	size_t shstrndx, i;
+	Elf *elf = elf_open(path, &fd, &shstrndx);
+	Elf_Scn *scn = NULL;
 
-	if (fd < 0)
+	if (!elf)
 		return -1;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		const char *name;
@@ -94,25 +105,18 @@ static int read_sections(const char *path, long long size[N_SECTIONS])
  */
 static long long code_bytes(const char *path, long long *span)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-	Elf_Scn *scn = NULL, *symscn = NULL;
+	int fd;
 	size_t shstrndx, text_ndx = 0;
+	Elf *elf = elf_open(path, &fd, &shstrndx);
+	Elf_Scn *scn = NULL, *symscn = NULL;
 	long long sum = 0;
 	/* kernel addresses: unsigned, 0 when not found */
 	unsigned long long text_sym = 0, etext_sym = 0;
 	GElf_Shdr symsh = { 0 };
 
 	*span = -1;
-	if (fd < 0)
+	if (!elf)
 		return -1;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		const char *name;
