@@ -47,6 +47,11 @@ long long kf_sha256_file(const char *path, char hex[65]);
 /* Whole file in a NUL-terminated buffer, or NULL with errno set. */
 char *kf_read_file(const char *path, size_t *len);
 
+/* The names in DIR ending in SUFFIX, sorted, without dot files (the writers'
+ * temporaries end otherwise: x.json.tmp.123); NULL and *n = 0 when DIR
+ * cannot be read. Free each name and the array. */
+char **kf_dir_names(const char *dir, const char *suffix, size_t *n);
+
 /*
  * Write 'len' bytes to 'path' atomically: into "path.tmp.<pid>" in the same
  * directory, fsync, then rename(2). Readers see the old or the new file, never

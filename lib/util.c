@@ -2,6 +2,7 @@
 /* util.c - errors, allocation and atomic writes for the host tools. */
 #include "kf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -204,4 +205,34 @@ int kf_near(const char *typed, const char *name)
 	size_t len = strlen(typed), d = kf_edit_distance(typed, name);
 
 	return d <= (len > 6 ? 2u : 1u) + (len > 12) && d < len;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **kf_dir_names(const char *dir, const char *suffix, size_t *n)
+{
+	DIR *d = opendir(dir);
+	const struct dirent *e;
+	size_t slen = strlen(suffix);
+	char **names = NULL;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || len <= slen ||
+		    strcmp(e->d_name + len - slen, suffix) != 0)
+			continue;
+		names = kf_xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = kf_xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), by_name);
+	return names;
 }

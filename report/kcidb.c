@@ -20,7 +20,6 @@
  */
 #include "../lib/kf.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -185,11 +184,6 @@ static void add_boot(json_t *tests, const char *kdir, const char *flavour,
 	json_decref(rec);
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static char *first_line(const char *path)
 {
 	char *text = path ? kf_read_file(path, NULL) : NULL;
@@ -208,7 +202,8 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	char *path = kf_xasprintf("%s/build.json", dir), *p, *id;
 	json_t *bj = load(path), *b, *misc, *full;
 	const char *sha, *release;
-	DIR *d;
+	char **names;
+	size_t n;
 
 	free(path);
 	if (!bj) {
@@ -266,30 +261,13 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	json_array_append_new(builds, b);
 
 	p = kf_xasprintf("%s/boot", dir);
-	d = opendir(p);
+	names = kf_dir_names(p, ".json", &n);
 	free(p);
-	if (d) {
-		char **names = NULL;
-		size_t n = 0;
-		const struct dirent *e;
-
-		while ((e = readdir(d))) {
-			size_t len = strlen(e->d_name);
-
-			if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
-				continue;
-			names = kf_xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = kf_xstrdup(e->d_name);
-		}
-		closedir(d);
-		if (n)
-			qsort(names, n, sizeof(*names), by_name);
-		for (size_t i = 0; i < n; i++) {
-			add_boot(tests, kdir, flavour, id, names[i], sha);
-			free(names[i]);
-		}
-		free(names);
+	for (size_t i = 0; i < n; i++) {
+		add_boot(tests, kdir, flavour, id, names[i], sha);
+		free(names[i]);
 	}
+	free(names);
 	free(id);
 	free(dir);
 	json_decref(bj);

@@ -8,7 +8,6 @@
 #include "report.h"
 #include "../lib/kf.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -673,24 +672,10 @@ static int by_cpu(const void *a, const void *b)
 static void load_boots(struct report *r, struct flavour *f)
 {
 	char *dir = kf_xasprintf("%s/%s/boot", r->kdir, f->name);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0;
+	size_t n;
+	char **names = kf_dir_names(dir, ".json", &n);
 
 	free(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		/* <cpu>.json; not the writers' temporaries (x.json.tmp.123). */
-		if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
-			continue;
-		names = kf_xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = kf_xstrdup(e->d_name);
-	}
-	closedir(d);
 	for (size_t i = 0; i < n; i++) {
 		load_boot(f, r->kdir, names[i]);
 		free(names[i]);
