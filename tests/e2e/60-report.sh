@@ -148,8 +148,10 @@ check "make diffconfig a=generic b=mpsc: MPSC and the line size" bash -c \
 # models by now, and make report runs any stage that is missing.
 make report out="$o" > "$kf_tmp/real" 2>&1
 check "make report on the real out/6.1" grep -q "wrote $o/6.1/report.html" "$kf_tmp/real"
-w=$(widest "$kf_tmp/real")
-[ "$w" -le 100 ] && ok "real table fits 100 columns ($w)" || { not_ok "real table fits 100 columns ($w)"; diag < "$kf_tmp/real"; }
+# The table only: make report first prints the stages it had to run.
+sed -n '/^kflavour report:/,$p' "$kf_tmp/real" > "$kf_tmp/real.table"
+w=$(widest "$kf_tmp/real.table")
+[ -s "$kf_tmp/real.table" ] && [ "$w" -le 100 ] && ok "real table fits 100 columns ($w)" || { not_ok "real table fits 100 columns ($w)"; diag < "$kf_tmp/real"; }
 check "real report.json validates against the schema" validate "$o/6.1/report.json"
 check "real report.html renders; report.png kept in out/6.1" \
 	report/render.sh "$o/6.1/report.html" "$o/6.1/report.png" "$kf_tmp/real-dom.html"
