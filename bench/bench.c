@@ -1,27 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-bench - 'make bench': the build stage's speed, measured in one run.
+ * kf-bench - 'make bench': the pipeline's speed, measured in one run.
  *
  *   kf-bench --top DIR --tree KDIR --out DIR --kver K --jobs N
- *            --flavours "generic k8 mpsc" [--report FILE]
+ *            --flavours "generic k8 mpsc" [--distro FLAVOUR] [--report FILE]
  *
- * All builds are cold (fresh O= directories in scratch out= directories
- * under --out, sharing the prepared tree of KDIR by hard links) unless
- * said otherwise, and run one after another. Steps:
+ * Every out= is a fresh scratch directory under --out that shares the
+ * prepared tree of KDIR by hard links (build/linktree.sh), so "cold" means
+ * no object of the flavour exists yet; the tree itself is never timed.
+ * Steps, one after another:
  *
- *   1. each flavour on its own: 'make build flavour=F CCACHE=0', one make
- *      (-jN) per flavour, one after another;
- *   2. all flavours under one jobserver: 'make build CCACHE=0';
- *   3. no-op: 'make build' again on step 2's out, and raw Kbuild's no-op
- *      ('make -C src O=... bzImage') on the same trees;
- *   4. raw Kbuild, cold, for the first flavour with step 1's .config:
- *      against step 1's time for it, our overhead;
- *   5. ccache, in a private cache: a cold build that fills it, then the same
- *      flavour in another out= (hits across out= directories).
+ *   1. seq: each flavour on its own, 'make build flavour=F CCACHE=0', one
+ *      make (-jN) per flavour (configured first, not timed);
+ *   2. first: a whole first 'make CCACHE=0' on an empty out=: config, all
+ *      builds under one jobserver, the boot matrix, the report. Its build
+ *      stage (build.json's started..finished) is what step 1 is compared
+ *      with; the whole make with its CPU floor (CPU seconds / jobs);
+ *   3. boots: the matrix again from built kernels ('make matrix'), and
+ *      each boot's own wall time from its record;
+ *   4. no-op: 'make' (every stage) and 'make build' on step 2's out=, best
+ *      of 3, and raw Kbuild's no-op on the same trees;
+ *   5. ccache in a private, empty cache: a cold build that fills it, then
+ *      the same flavour in another out= (hits across out= directories);
+ *   6. a fragment toggle: the first flavour without its microcode fragment,
+ *      from a scratch copy of the checkout, rebuilt on step 1's out=;
+ *   7. raw Kbuild, cold, for the first flavour with step 1's .config;
+ *   8. with --distro: that flavour's first 'make config' and 'make' on step
+ *      2's out= (beside the tiny flavours, so one report has them all), and
+ *      raw Kbuild cold on its .config.
+ *
+ * The steps run in the order of what the goals need most, so a run cut
+ * short still answers the first questions.
  *
  * Wall time by the monotonic clock, CPU as user + system of the command's
  * process tree (wait4's rusage). Each command's output goes to a log under
- * --out; the table goes to stdout and --report.
+ * --out. The table is rewritten after every step (an interrupted run keeps
+ * what it measured) to --report, and printed at the end.
  */
 #include "../lib/kf.h"
 
@@ -38,14 +52,46 @@
 #include <time.h>
 #include <unistd.h>
 
+#define MAX_FLAVOURS 16
+
+/* A measurement; wall < 0 until it was taken. */
 struct run {
 	double wall;
 	double cpu;
 };
 
-static const char *top, *bout, *kver;
-static char *src_kdir;
-static int step_no, bench_jobs;
+static const struct run none = { -1, -1 };
+
+/* What build.json says of one build. */
+struct build_rec {
+	long started, finished, compiled;
+	double cpu;
+};
+
+static struct {
+	const char *top, *bout, *kver, *distro, *report;
+	char *src_kdir, *flavours;	/* b.fl points into flavours */
+	int jobs, step_no, nf;
+	char *fl[MAX_FLAVOURS];
+	double load_start;
+	time_t start_time;
+} b;
+
+/* Everything measured so far; the table prints what is there. */
+static struct {
+	struct run seq[MAX_FLAVOURS], seq_total;
+	struct run first, first_build;	/* whole make; its build stage (wall from records) */
+	struct run matrix;
+	double boot_max, boot_median;
+	int boots;
+	struct run noop_all, noop_build, raw_noop, raw;
+	struct run cc_cold, cc_warm;
+	long cc_hits, cc_misses;
+	struct run toggle;
+	long toggle_compiled, cold_compiled;
+	struct run d_config, d_make, d_build, d_raw;
+	long d_compiled;
+} m;
 
 static double now(void)
 {
@@ -55,8 +101,9 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Run argv (NULL-terminated) with output appended to log; die on failure. */
-static struct run run(const char *log, const char *const env[], char *const argv[])
+/* Run argv (NULL-terminated) in dir, output appended to log; die on failure. */
+static struct run run_in(const char *dir, const char *log, const char *const env[],
+			 char *const argv[])
 {
 	struct run r = { 0, 0 };
 	struct rusage ru;
@@ -73,9 +120,8 @@ static struct run run(const char *log, const char *const env[], char *const argv
 	if (pid == 0) {
 		/*
 		 * A make of its own, as a user's would start: none of the caller's
-		 * make's flags, and not its KF_LOCKED=1 (exported as a command-line
-		 * variable), with which the make skipped its own lock and its
-		 * re-run under -j$(jobs), and built at -j1.
+		 * make's flags, and not its lock token, with which the make would
+		 * skip its own lock and its re-run under -j$(jobs).
 		 */
 		unsetenv("MAKEFLAGS");
 		unsetenv("MFLAGS");
@@ -86,7 +132,7 @@ static struct run run(const char *log, const char *const env[], char *const argv
 			setenv(env[i], env[i + 1], 1);
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			_exit(127);
-		if (chdir(top) < 0)
+		if (chdir(dir) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "kf-bench: cannot run %s: %s\n", argv[0], strerror(errno));
@@ -105,19 +151,24 @@ static struct run run(const char *log, const char *const env[], char *const argv
 	return r;
 }
 
-static char *xout(const char *name)
+static struct run run(const char *log, const char *const env[], char *const argv[])
 {
-	return kf_xasprintf("%s/%s", bout, name);
+	return run_in(b.top, log, env, argv);
 }
 
-/* A fresh scratch out= with the shared tree; its log. */
+static char *xout(const char *name)
+{
+	return kf_xasprintf("%s/%s", b.bout, name);
+}
+
+/* A fresh scratch out= with the shared tree; its log (appended to). */
 static char *scratch(const char *name, char **log)
 {
-	char *dir = xout(name), *kd = kf_xasprintf("%s/%s", dir, kver);
+	char *dir = xout(name), *kd = kf_xasprintf("%s/%s", dir, b.kver);
 	char *rm[] = { "rm", "-rf", dir, NULL };
-	char *link[] = { "build/linktree.sh", src_kdir, kd, NULL };
+	char *link[] = { "build/linktree.sh", b.src_kdir, kd, NULL };
 
-	*log = kf_xasprintf("%s/%s.log", bout, name);
+	*log = kf_xasprintf("%s/%s.log", b.bout, name);
 	unlink(*log);
 	run(*log, NULL, rm);
 	run(*log, NULL, link);
@@ -138,17 +189,20 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-static struct run make_in(const char *log, const char *out, const char *goal,
-			  const char *flavour, const char *ccache, const char *const env[])
+/* make [goal] out=OUT kver= jobs= [flavour=F] [CCACHE=C], from top (or dir). */
+static struct run make_from(const char *dir, const char *log, const char *out,
+			    const char *goal, const char *flavour, const char *ccache,
+			    const char *const env[])
 {
-	char *o = kf_xasprintf("out=%s", out), *k = kf_xasprintf("kver=%s", kver);
-	char *jb = kf_xasprintf("jobs=%d", bench_jobs), *f = NULL, *c = NULL;
+	char *o = kf_xasprintf("out=%s", out), *k = kf_xasprintf("kver=%s", b.kver);
+	char *jb = kf_xasprintf("jobs=%d", b.jobs), *f = NULL, *c = NULL;
 	char *argv[9];
 	int n = 0;
 	struct run r;
 
 	argv[n++] = "make";
-	argv[n++] = (char *)goal;
+	if (goal)
+		argv[n++] = (char *)goal;
 	argv[n++] = o;
 	argv[n++] = k;
 	argv[n++] = jb;
@@ -157,9 +211,10 @@ static struct run make_in(const char *log, const char *out, const char *goal,
 	if (ccache)
 		argv[n++] = c = kf_xasprintf("CCACHE=%s", ccache);
 	argv[n] = NULL;
-	say("step %d: make %s %s%s%s (log: %s)", ++step_no, goal, flavour ? "flavour=" : "",
-	    flavour ? flavour : "", ccache && strcmp(ccache, "0") == 0 ? " CCACHE=0" : "", log);
-	r = run(log, env, argv);
+	say("step %d: make %s%s%s%s (log: %s)", ++b.step_no, goal ? goal : "(all)",
+	    flavour ? " flavour=" : "", flavour ? flavour : "",
+	    ccache && strcmp(ccache, "0") == 0 ? " CCACHE=0" : "", log);
+	r = run_in(dir, log, env, argv);
 	free(k);
 	free(jb);
 	free(o);
@@ -168,11 +223,17 @@ static struct run make_in(const char *log, const char *out, const char *goal,
 	return r;
 }
 
-/* Raw Kbuild in an O= directory, with the build stage's reproducibility env. */
-static struct run kbuild(const char *log, const char *odir, int jobs)
+static struct run make_in(const char *log, const char *out, const char *goal,
+			  const char *flavour, const char *ccache, const char *const env[])
 {
-	char *src = kf_xasprintf("%s/src", src_kdir), *o = kf_xasprintf("O=%s", odir);
-	char *j = kf_xasprintf("-j%d", jobs), *mk = kf_xasprintf("%s/Makefile", src);
+	return make_from(b.top, log, out, goal, flavour, ccache, env);
+}
+
+/* Raw Kbuild in an O= directory, with the build stage's reproducibility env. */
+static struct run kbuild(const char *log, const char *odir)
+{
+	char *src = kf_xasprintf("%s/src", b.src_kdir), *o = kf_xasprintf("O=%s", odir);
+	char *j = kf_xasprintf("-j%d", b.jobs), *mk = kf_xasprintf("%s/Makefile", src);
 	char ts[128];
 	struct stat st;
 	struct tm tm;
@@ -198,37 +259,159 @@ static struct run kbuild(const char *log, const char *odir, int jobs)
 	return r;
 }
 
-static long json_int(const char *path, const char *key, const char *sub)
+/* Raw Kbuild, cold, in a fresh O= of its own with a copy of config. */
+static struct run kbuild_cold(const char *name, const char *config)
+{
+	char *rdir = xout(name), *log = kf_xasprintf("%s/%s.log", b.bout, name);
+	char *cfg_to = kf_xasprintf("%s/.config", rdir);
+	char *rm[] = { "rm", "-rf", rdir, NULL };
+	char *mk[] = { "mkdir", "-p", rdir, NULL };
+	char *cp[] = { "cp", (char *)config, cfg_to, NULL };
+	struct run r;
+
+	unlink(log);
+	run(log, NULL, rm);
+	run(log, NULL, mk);
+	run(log, NULL, cp);
+	say("step %d: raw Kbuild: make -j%d -C src O=%s bzImage (log: %s)", ++b.step_no,
+	    b.jobs, rdir, log);
+	r = kbuild(log, rdir);
+	free(rdir);
+	free(log);
+	free(cfg_to);
+	return r;
+}
+
+static json_t *load_json(const char *path)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err), *v;
-	long n = -1;
+	json_t *root = json_load_file(path, 0, &err);
 
 	if (!root)
-		return -1;
-	v = json_object_get(root, key);
-	if (sub)
-		v = json_object_get(v, sub);
-	if (json_is_integer(v))
-		n = (long)json_integer_value(v);
-	json_decref(root);
-	return n;
+		kf_die(2, "%s:%d: %s", path, err.line, err.text);
+	return root;
 }
 
-static void row(FILE *t, struct run r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void row(FILE *t, struct run r, const char *fmt, ...)
+static long jint(json_t *o, const char *key)
 {
-	char label[128];
-	va_list ap;
+	json_t *v = json_object_get(o, key);
 
-	va_start(ap, fmt);
-	vsnprintf(label, sizeof(label), fmt, ap);
-	va_end(ap);
-	fprintf(t, "%-58s %8.1f %8.1f\n", label, r.wall, r.cpu);
+	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
 }
 
-/* The 1-minute load average: the machine is shared, the numbers depend on it. */
+static struct build_rec build_json(const char *out, const char *flavour)
+{
+	char *path = kf_xasprintf("%s/%s/%s/build.json", out, b.kver, flavour);
+	json_t *root = load_json(path);
+	struct build_rec r;
+
+	r.started = jint(root, "started");
+	r.finished = jint(root, "finished");
+	r.compiled = jint(root, "compiled");
+	r.cpu = json_number_value(json_object_get(root, "cpu_seconds"));
+	json_decref(root);
+	free(path);
+	return r;
+}
+
+/* The build stage of several flavours of one out=: first start to last end. */
+static struct run build_stage(const char *out, char *const fl[], int nf)
+{
+	struct run r = { 0, 0 };
+	long lo = -1, hi = -1;
+
+	for (int i = 0; i < nf; i++) {
+		struct build_rec br = build_json(out, fl[i]);
+
+		if (br.started < 0 || br.finished < 0)
+			kf_die(2, "%s/%s/%s/build.json: no started/finished times", out, b.kver, fl[i]);
+		if (lo < 0 || br.started < lo)
+			lo = br.started;
+		if (br.finished > hi)
+			hi = br.finished;
+		r.cpu += br.cpu;
+	}
+	r.wall = (double)(hi - lo);
+	return r;
+}
+
+static int cmp_double(const void *a, const void *b2)
+{
+	double x = *(const double *)a, y = *(const double *)b2;
+
+	return (x > y) - (x < y);
+}
+
+/* Each boot record's wall time, over the flavours of out. */
+static void boot_walls(const char *out)
+{
+	double w[256];
+	int n = 0;
+
+	for (int i = 0; i < b.nf; i++) {
+		char *dir = kf_xasprintf("%s/%s/%s/boot", out, b.kver, b.fl[i]);
+		size_t nn;
+		char **names = kf_dir_names(dir, ".json", &nn);
+
+		for (size_t k = 0; k < nn; k++) {
+			char *path = kf_xasprintf("%s/%s", dir, names[k]);
+			json_t *root = load_json(path);
+			json_t *v = json_object_get(root, "wall_seconds");
+
+			if (json_is_number(v) && n < 256)
+				w[n++] = json_number_value(v);
+			json_decref(root);
+			free(path);
+			free(names[k]);
+		}
+		free(names);
+		free(dir);
+	}
+	if (n == 0)
+		kf_die(2, "no boot records with wall_seconds under %s", out);
+	qsort(w, (size_t)n, sizeof(w[0]), cmp_double);
+	m.boots = n;
+	m.boot_max = w[n - 1];
+	m.boot_median = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+}
+
+/* Rewrite path with 'word' taken off its "fragments = ..." line. */
+static void drop_fragment(const char *path, const char *word)
+{
+	size_t len;
+	char *text = kf_read_file(path, &len), *line, *save = NULL;
+	struct strbuf sb = { 0 };
+	int done = 0;
+
+	if (!text)
+		kf_die(2, "cannot read %s: %s", path, strerror(errno));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "fragments", 9) == 0 && !done) {
+			char *copy = kf_xstrdup(line), *tok, *s2 = NULL;
+
+			sb_add(&sb, "fragments   =");
+			tok = strtok_r(strchr(copy, '=') + 1, " \t", &s2);
+			for (; tok; tok = strtok_r(NULL, " \t", &s2)) {
+				if (strcmp(tok, word) == 0) {
+					done = 1;
+					continue;
+				}
+				sb_addf(&sb, " %s", tok);
+			}
+			free(copy);
+			sb_add(&sb, "\n");
+			continue;
+		}
+		sb_addf(&sb, "%s\n", line);
+	}
+	if (!done)
+		kf_die(2, "%s: no fragment '%s' to toggle", path, word);
+	if (kf_write_atomic(path, sb.s, sb.len) < 0)
+		kf_die(2, "cannot write %s: %s", path, strerror(errno));
+	free(sb.s);
+	free(text);
+}
+
 static double loadavg(void)
 {
 	double l = -1;
@@ -242,188 +425,340 @@ static double loadavg(void)
 	return l;
 }
 
+static void row(FILE *t, const char *fmt_num, struct run r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void row(FILE *t, const char *fmt_num, struct run r, const char *fmt, ...)
+{
+	char label[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(label, sizeof(label), fmt, ap);
+	va_end(ap);
+	if (r.wall < 0) {
+		fprintf(t, "%-60s %17s\n", label, "not measured");
+		return;
+	}
+	fprintf(t, "%-60s ", label);
+	fprintf(t, fmt_num, r.wall, r.cpu);
+	fputc('\n', t);
+}
+
+/* A ratio line with its goal; "n/a" until both sides were measured. */
+static void ratio(FILE *t, const char *label, double num, double den, const char *goal)
+{
+	if (num < 0 || den <= 0)
+		fprintf(t, "  %-56s %8s   %s\n", label, "n/a", goal);
+	else
+		fprintf(t, "  %-56s %8.3f   %s\n", label, num / den, goal);
+}
+
+static void table(void)
+{
+	char *text, when[64];
+	size_t len;
+	FILE *t = open_memstream(&text, &len);
+	const char *f0 = b.fl[0];
+	double floor_first = m.first.cpu / b.jobs;
+
+	if (!t)
+		kf_die(2, "out of memory");
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&b.start_time));
+	fprintf(t, "kflavour bench, kver %s, %d jobs, started %s, %.0f min so far;"
+		" load average %.1f at start, %.1f now\n\n", b.kver, b.jobs, when,
+		difftime(time(NULL), b.start_time) / 60, b.load_start, loadavg());
+	fprintf(t, "%-60s %8s %8s\n", "measurement", "wall s", "cpu s");
+	for (int i = 0; i < b.nf; i++)
+		row(t, "%8.1f %8.1f", m.seq[i], "1. cold build, own make -j%d: %s", b.jobs, b.fl[i]);
+	row(t, "%8.1f %8.1f", m.seq_total, "1. cold builds, one make per flavour: total");
+	row(t, "%8.1f %8.1f", m.first_build, "2. cold builds, all under one jobserver (records)");
+	row(t, "%8.1f %8.1f", m.first, "2. first make on an empty out= (all stages)");
+	row(t, "%8.1f %8.1f", m.matrix, "3. boot matrix, %d boots", m.boots);
+	if (m.boots)
+		fprintf(t, "%-60s %8.1f\n%-60s %8.1f\n", "3. one boot, median of the matrix",
+			m.boot_median, "3. one boot, slowest of the matrix", m.boot_max);
+	row(t, "%8.2f %8.2f", m.noop_all, "4. no-op make, every stage (best of 3)");
+	row(t, "%8.2f %8.2f", m.noop_build, "4. no-op make build (best of 3)");
+	row(t, "%8.2f %8.2f", m.raw_noop, "4. no-op raw Kbuild, one flavour after another");
+	row(t, "%8.1f %8.1f", m.cc_cold, "5. cold with ccache (filling it): %s", f0);
+	row(t, "%8.1f %8.1f", m.cc_warm, "5. ccache-warm, in another out=: %s", f0);
+	if (m.cc_warm.wall >= 0)
+		fprintf(t, "%-60s %ld hits, %ld misses\n", "5. warm build's ccache", m.cc_hits,
+			m.cc_misses);
+	row(t, "%8.1f %8.1f", m.toggle, "6. rebuild after dropping microcode: %s", f0);
+	if (m.toggle.wall >= 0)
+		fprintf(t, "%-60s %ld of %ld\n", "6. objects compiled by it, of a cold build",
+			m.toggle_compiled, m.cold_compiled);
+	row(t, "%8.1f %8.1f", m.raw, "7. cold raw Kbuild: %s", f0);
+	if (b.distro) {
+		row(t, "%8.1f %8.1f", m.d_config, "8. make config: %s", b.distro);
+		row(t, "%8.1f %8.1f", m.d_make, "8. make (build, boots, report): %s", b.distro);
+		row(t, "%8.1f %8.1f", m.d_build, "8. its build stage (record), %ld objects", m.d_compiled);
+		row(t, "%8.1f %8.1f", m.d_raw, "8. cold raw Kbuild: %s", b.distro);
+	}
+	fprintf(t, "\nratios (goal beside each)\n");
+	ratio(t, "one jobserver / one make per flavour (wall)", m.first_build.wall,
+	      m.seq_total.wall, "<= 1");
+	ratio(t, "first make / its CPU floor (cpu / jobs)", m.first.wall, floor_first, "<= 1.05");
+	ratio(t, "builds under one jobserver / their CPU floor", m.first_build.wall,
+	      m.first_build.cpu / b.jobs, "(the build stage alone)");
+	ratio(t, "slowest boot, seconds", m.boot_max, 1, "<= 2");
+	ratio(t, "boot matrix, seconds", m.matrix.wall, 1, "<= 20");
+	ratio(t, "no-op make, every stage, seconds", m.noop_all.wall, 1, "< 3");
+	ratio(t, "make build / raw Kbuild, cold (wall)", m.seq[0].wall, m.raw.wall, "~1");
+	ratio(t, "ccache filling / CCACHE=0, cold (wall)", m.cc_cold.wall, m.seq[0].wall, "<= 1.05");
+	ratio(t, "ccache-warm / CCACHE=0 cold (wall)", m.cc_warm.wall, m.seq[0].wall, "<= 0.25");
+	ratio(t, "fragment toggle / cold build (wall)", m.toggle.wall, m.seq[0].wall, "<= 0.10");
+	ratio(t, "raw Kbuild no-op / make build no-op (wall)", m.raw_noop.wall, m.noop_build.wall,
+	      "(> 1: ours is faster)");
+	if (b.distro) {
+		ratio(t, "distro: build stage / raw Kbuild, cold (wall)", m.d_build.wall,
+		      m.d_raw.wall, "~1");
+		ratio(t, "distro: first make / its CPU floor", m.d_config.wall + m.d_make.wall,
+		      (m.d_config.cpu + m.d_make.cpu) / b.jobs, "<= 1.05");
+		ratio(t, "distro: make config, seconds", m.d_config.wall, 1, "<= 15");
+	}
+	fclose(t);
+	if (b.report && kf_write_atomic(b.report, text, len) < 0)
+		kf_die(2, "cannot write %s: %s", b.report, strerror(errno));
+	free(text);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: kf-bench --top DIR --tree KDIR --out DIR --kver K --jobs N"
-		" --flavours LIST [--report FILE]\n");
+		" --flavours LIST [--distro FLAVOUR] [--report FILE]\n");
 	exit(2);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	const char *flavours = NULL;
+	char *tok, *save = NULL;
+	int i;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		const char *k = argv[i], *v = argv[i + 1];
+
+		if (strcmp(k, "--top") == 0)
+			b.top = v;
+		else if (strcmp(k, "--out") == 0)
+			b.bout = v;
+		else if (strcmp(k, "--kver") == 0)
+			b.kver = v;
+		else if (strcmp(k, "--jobs") == 0)
+			b.jobs = atoi(v);
+		else if (strcmp(k, "--flavours") == 0)
+			flavours = v;
+		else if (strcmp(k, "--report") == 0)
+			b.report = v;
+		else if (strcmp(k, "--distro") == 0)
+			b.distro = *v ? v : NULL;
+		else if (strcmp(k, "--tree") == 0)
+			b.src_kdir = kf_xstrdup(v);
+		else
+			usage();
+	}
+	if (i != argc || !b.top || !b.bout || !b.kver || b.jobs < 1 || !flavours || !b.src_kdir)
+		usage();
+	b.flavours = kf_xstrdup(flavours);
+	for (tok = strtok_r(b.flavours, " ", &save); tok && b.nf < MAX_FLAVOURS;
+	     tok = strtok_r(NULL, " ", &save))
+		b.fl[b.nf++] = tok;
+	if (b.nf == 0)
+		usage();
+}
+
+/* 1: one make per flavour, one after another; returns its out=. */
+static char *step_seq(void)
+{
+	char *log, *dir = scratch("seq", &log);
+
+	say("configuring %s (not timed)", dir);
+	make_in(log, dir, "config", NULL, NULL, NULL);
+	m.seq_total = (struct run){ 0, 0 };
+	for (int i = 0; i < b.nf; i++) {
+		m.seq[i] = make_in(log, dir, "build", b.fl[i], "0", NULL);
+		m.seq_total.wall += m.seq[i].wall;
+		m.seq_total.cpu += m.seq[i].cpu;
+		say("  %s: %.0f s", b.fl[i], m.seq[i].wall);
+	}
+	m.cold_compiled = build_json(dir, b.fl[0]).compiled;
+	free(log);
+	return dir;
+}
+
+/* 2-4: the first make, the matrix again, no-ops; returns its out=. */
+static char *step_first(void)
+{
+	char *log, *dir = scratch("first", &log);
+	char *rm = kf_xasprintf("rm -rf %s/%s/*/boot", dir, b.kver);
+	char *sh[] = { "sh", "-c", rm, NULL };
+
+	m.first = make_in(log, dir, NULL, NULL, "0", NULL);
+	m.first_build = build_stage(dir, b.fl, b.nf);
+	say("  first make: %.0f s, builds %.0f s", m.first.wall, m.first_build.wall);
+	table();
+
+	run(log, NULL, sh);
+	m.matrix = make_in(log, dir, "matrix", NULL, NULL, NULL);
+	boot_walls(dir);
+	say("  matrix: %.1f s, slowest boot %.1f s", m.matrix.wall, m.boot_max);
+	table();
+
+	for (int i = 0; i < 3; i++) {
+		struct run all = make_in(log, dir, NULL, NULL, "0", NULL);
+		struct run bld = make_in(log, dir, "build", NULL, "0", NULL);
+
+		if (m.noop_all.wall < 0 || all.wall < m.noop_all.wall)
+			m.noop_all = all;
+		if (m.noop_build.wall < 0 || bld.wall < m.noop_build.wall)
+			m.noop_build = bld;
+	}
+	m.raw_noop = (struct run){ 0, 0 };
+	for (int i = 0; i < b.nf; i++) {
+		char *od = kf_xasprintf("%s/%s/%s", dir, b.kver, b.fl[i]);
+		struct run r = kbuild(log, od);
+
+		m.raw_noop.wall += r.wall;
+		m.raw_noop.cpu += r.cpu;
+		free(od);
+	}
+	free(rm);
+	free(log);
+	return dir;
+}
+
+/* 5: ccache, a private cache filled by one out= and hit from another. */
+static void step_ccache(void)
+{
+	char *cdir = xout("ccache-dir"), *log = xout("ccache.log"), *c1, *c2;
+	char *rm[] = { "rm", "-rf", cdir, NULL };
+	const char *env[] = { "CCACHE_DIR", cdir, NULL };
+	char *j2;
+	json_t *root, *cc;
+
+	unlink(log);
+	run(log, NULL, rm);
+	free(log);
+	c1 = scratch("ccache1", &log);
+	make_in(log, c1, "config", b.fl[0], NULL, env);
+	m.cc_cold = make_in(log, c1, "build", b.fl[0], "1", env);
+	free(log);
+	c2 = scratch("ccache2", &log);
+	make_in(log, c2, "config", b.fl[0], NULL, env);
+	m.cc_warm = make_in(log, c2, "build", b.fl[0], "1", env);
+	j2 = kf_xasprintf("%s/%s/%s/build.json", c2, b.kver, b.fl[0]);
+	root = load_json(j2);
+	cc = json_object_get(root, "ccache");
+	m.cc_hits = jint(cc, "hits");
+	m.cc_misses = jint(cc, "misses");
+	json_decref(root);
+	say("  warm: %.0f s, ccache %ld hits / %ld misses", m.cc_warm.wall, m.cc_hits, m.cc_misses);
+	free(j2);
+	free(c1);
+	free(c2);
+	free(cdir);
+	free(log);
+}
+
+/* 6: drop the microcode fragment of the first flavour, rebuild on seq. */
+static void step_toggle(const char *seq)
+{
+	char *copy = xout("toggle-top"), *log = xout("toggle.log");
+	char *tar = kf_xasprintf("rm -rf '%s' && mkdir -p '%s' && tar -C '%s' --exclude=./out "
+				 "--exclude=./.git -cf - . | tar -C '%s' -xf -", copy, copy, b.top,
+				 copy);
+	char *sh[] = { "sh", "-c", tar, NULL };
+	char *recipe = kf_xasprintf("%s/flavours/%s.flavour", copy, b.fl[0]);
+	char *cfg = kf_xasprintf("%s/%s/%s/.config", seq, b.kver, b.fl[0]), *keep = xout("cold.config");
+	char *cp[] = { "cp", cfg, keep, NULL };
+
+	unlink(log);
+	run(log, NULL, cp);	/* the cold build's .config, for step 7 */
+	run(log, NULL, sh);
+	drop_fragment(recipe, "microcode");
+	make_from(copy, log, seq, "config", b.fl[0], NULL, NULL);
+	m.toggle = make_from(copy, log, seq, "build", b.fl[0], "0", NULL);
+	m.toggle_compiled = build_json(seq, b.fl[0]).compiled;
+	say("  toggle: %.0f s, %ld objects compiled", m.toggle.wall, m.toggle_compiled);
+	free(cfg);
+	free(keep);
+	free(copy);
+	free(log);
+	free(tar);
+	free(recipe);
+}
+
+/* 8: a distro flavour's first make beside the tiny ones, and raw Kbuild. */
+static void step_distro(const char *first)
+{
+	char *log = xout("distro.log"), *cfg;
+	char *fl[] = { (char *)b.distro };
+	struct build_rec br;
+
+	unlink(log);
+	m.d_config = make_in(log, first, "config", b.distro, NULL, NULL);
+	table();
+	m.d_make = make_in(log, first, NULL, b.distro, "0", NULL);
+	m.d_build = build_stage(first, fl, 1);
+	br = build_json(first, b.distro);
+	m.d_compiled = br.compiled;
+	say("  %s: config %.1f s, make %.0f s", b.distro, m.d_config.wall, m.d_make.wall);
+	table();
+	/* the report of every flavour of this out=, tiny and distro side by side */
+	make_in(log, first, "report", NULL, NULL, NULL);
+	cfg = kf_xasprintf("%s/%s/%s/.config", first, b.kver, b.distro);
+	m.d_raw = kbuild_cold("distro-raw", cfg);
+	free(cfg);
+	free(log);
 }
 
 int main(int argc, char **argv)
 {
-	const char *flavours = NULL, *report = NULL;
-	int jobs = 0, nf = 0, i;
-	char *fl[16], *fcopy, *tok, *save = NULL, *log, *dir;
-	struct run seq[16], seq_total = { 0, 0 }, par, noop, raw_noop = { 0, 0 }, raw, cc_cold, cc_warm;
-	double load_start, total;
-	time_t start_time;
-	char when[64];
-	char *table;
-	size_t tlen;
-	FILE *t;
+	char *seq, *first, *cfg;
 
 	kf_prog = "kf-bench";
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--top") == 0)
-			top = argv[i + 1];
-		else if (strcmp(argv[i], "--out") == 0)
-			bout = argv[i + 1];
-		else if (strcmp(argv[i], "--kver") == 0)
-			kver = argv[i + 1];
-		else if (strcmp(argv[i], "--jobs") == 0)
-			jobs = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--flavours") == 0)
-			flavours = argv[i + 1];
-		else if (strcmp(argv[i], "--report") == 0)
-			report = argv[i + 1];
-		else if (strcmp(argv[i], "--tree") == 0)
-			src_kdir = kf_xstrdup(argv[i + 1]);
-		else
-			usage();
+	parse_args(argc, argv);
+	for (int i = 0; i < MAX_FLAVOURS; i++)
+		m.seq[i] = none;
+	m.seq_total = m.first = m.first_build = m.matrix = none;
+	m.noop_all = m.noop_build = m.raw_noop = m.raw = none;
+	m.cc_cold = m.cc_warm = m.toggle = none;
+	m.d_config = m.d_make = m.d_build = m.d_raw = none;
+	b.load_start = loadavg();
+	b.start_time = time(NULL);
+	if (mkdir(b.bout, 0755) < 0 && errno != EEXIST)
+		kf_die(2, "cannot create %s: %s", b.bout, strerror(errno));
+
+	seq = step_seq();
+	table();
+	first = step_first();
+	table();
+	step_ccache();
+	table();
+	step_toggle(seq);
+	table();
+	/* step 1's configuration, not step 6's (its microcode is off) */
+	cfg = xout("cold.config");
+	m.raw = kbuild_cold("raw", cfg);
+	table();
+	if (b.distro) {
+		step_distro(first);
+		table();
 	}
-	if (i != argc || !top || !bout || !kver || jobs < 1 || !flavours)
-		usage();
-	fcopy = kf_xstrdup(flavours);
-	for (tok = strtok_r(fcopy, " ", &save); tok && nf < 16; tok = strtok_r(NULL, " ", &save))
-		fl[nf++] = tok;
-	if (nf == 0)
-		usage();
-	if (!src_kdir)
-		usage();
-	bench_jobs = jobs;
-	load_start = loadavg();
-	start_time = time(NULL);
-	if (mkdir(bout, 0755) < 0 && errno != EEXIST)
-		kf_die(2, "cannot create %s: %s", bout, strerror(errno));
+	if (b.report) {
+		size_t len;
+		char *text = kf_read_file(b.report, &len);
 
-	/* 1. one make per flavour, one after another */
-	dir = scratch("seq", &log);
-	say("configuring %s (not timed)", dir);
-	make_in(log, dir, "config", NULL, NULL, NULL);
-	for (i = 0; i < nf; i++) {
-		seq[i] = make_in(log, dir, "build", fl[i], "0", NULL);
-		seq_total.wall += seq[i].wall;
-		seq_total.cpu += seq[i].cpu;
-		say("  %s: %.0f s", fl[i], seq[i].wall);
+		if (text)
+			fputs(text, stdout);
+		free(text);
 	}
-	free(log);
-
-	/* 2. all flavours, one jobserver */
-	{
-		char *pdir = scratch("par", &log);
-
-		say("configuring %s (not timed)", pdir);
-		make_in(log, pdir, "config", NULL, NULL, NULL);
-		par = make_in(log, pdir, "build", NULL, "0", NULL);
-		say("  all: %.0f s", par.wall);
-
-		/* 3. no-op: ours (best of 3), then raw Kbuild's on the same trees */
-		noop = make_in(log, pdir, "build", NULL, NULL, NULL);
-		for (i = 0; i < 2; i++) {
-			struct run r = make_in(log, pdir, "build", NULL, NULL, NULL);
-
-			if (r.wall < noop.wall)
-				noop = r;
-		}
-		for (i = 0; i < nf; i++) {
-			char *od = kf_xasprintf("%s/%s/%s", pdir, kver, fl[i]);
-			struct run r = kbuild(log, od, jobs);
-
-			raw_noop.wall += r.wall;
-			raw_noop.cpu += r.cpu;
-			free(od);
-		}
-		free(pdir);
-		free(log);
-	}
-
-	/* 4. raw Kbuild, cold, first flavour, same .config as step 1 */
-	{
-		char *rdir = xout("raw"), *cfg_from = kf_xasprintf("%s/%s/%s/.config", dir, kver, fl[0]);
-		char *cfg_to = kf_xasprintf("%s/.config", rdir);
-		char *rm[] = { "rm", "-rf", rdir, NULL };
-		char *mk[] = { "mkdir", "-p", rdir, NULL };
-		char *cp[] = { "cp", cfg_from, cfg_to, NULL };
-
-		log = xout("raw.log");
-		unlink(log);
-		run(log, NULL, rm);
-		run(log, NULL, mk);
-		run(log, NULL, cp);
-		say("step %d: raw Kbuild: make -j%d -C src O=%s bzImage (log: %s)", ++step_no, jobs, rdir, log);
-		raw = kbuild(log, rdir, jobs);
-		free(rdir);
-		free(cfg_from);
-		free(cfg_to);
-		free(log);
-	}
-
-	/* 5. ccache: fill a private cache, then hit it from another out= */
-	{
-		char *cdir = xout("ccache-dir"), *c1, *c2, *j2;
-		char *rm[] = { "rm", "-rf", cdir, NULL };
-		const char *env[] = { "CCACHE_DIR", cdir, NULL };
-
-		log = xout("ccache.log");
-		unlink(log);
-		run(log, NULL, rm);
-		free(log);
-		c1 = scratch("ccache1", &log);
-		make_in(log, c1, "config", fl[0], NULL, env);
-		cc_cold = make_in(log, c1, "build", fl[0], "1", env);
-		free(log);
-		c2 = scratch("ccache2", &log);
-		make_in(log, c2, "config", fl[0], NULL, env);
-		cc_warm = make_in(log, c2, "build", fl[0], "1", env);
-		j2 = kf_xasprintf("%s/%s/%s/build.json", c2, kver, fl[0]);
-		say("  warm: %.0f s, ccache %ld hits / %ld misses", cc_warm.wall,
-		    json_int(j2, "ccache", "hits"), json_int(j2, "ccache", "misses"));
-		free(j2);
-		free(c1);
-		free(c2);
-		free(cdir);
-		free(log);
-	}
-
-	/* the table */
-	t = open_memstream(&table, &tlen);
-	if (!t)
-		kf_die(2, "out of memory");
-	total = difftime(time(NULL), start_time);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&start_time));
-	fprintf(t, "kflavour bench, kver %s, %d jobs, started %s, took %.0f min;"
-		" load average %.1f at start, %.1f at end\n\n",
-		kver, jobs, when, total / 60, load_start, loadavg());
-	fprintf(t, "%-58s %8s %8s\n", "measurement", "wall s", "cpu s");
-	for (i = 0; i < nf; i++)
-		row(t, seq[i], "1. cold, own make -j%d: %s", jobs, fl[i]);
-	fprintf(t, "%-58s %8.1f %8.1f\n", "1. cold, one make per flavour, in sequence: total",
-		seq_total.wall, seq_total.cpu);
-	fprintf(t, "%-58s %8.1f %8.1f\n", "2. cold, all flavours under one jobserver",
-		par.wall, par.cpu);
-	fprintf(t, "%-58s %8.2f %8.2f\n", "3. no-op make build, all flavours (best of 3)",
-		noop.wall, noop.cpu);
-	fprintf(t, "%-58s %8.2f %8.2f\n", "3. no-op raw Kbuild, all flavours, one after another",
-		raw_noop.wall, raw_noop.cpu);
-	row(t, raw, "4. cold raw Kbuild: %s", fl[0]);
-	row(t, cc_cold, "5. cold with ccache (filling it): %s", fl[0]);
-	row(t, cc_warm, "5. ccache-warm, in another out=: %s", fl[0]);
-	fprintf(t, "\nratios\n");
-	fprintf(t, "  in sequence / one jobserver (wall):        %.2f\n", seq_total.wall / par.wall);
-	fprintf(t, "  CPU floor of step 2 on %d jobs (cpu/jobs):  %.0f s of %.0f s wall\n",
-		jobs, par.cpu / jobs, par.wall);
-	fprintf(t, "  raw Kbuild no-op / make build no-op:       %.1f\n", raw_noop.wall / noop.wall);
-	fprintf(t, "  make build / raw Kbuild, cold %s:  %.3f (overhead %+.1f%%)\n", fl[0],
-		seq[0].wall / raw.wall, (seq[0].wall / raw.wall - 1) * 100);
-	fprintf(t, "  ccache filling / CCACHE=0, cold %s:  %.3f\n", fl[0], cc_cold.wall / seq[0].wall);
-	fprintf(t, "  CCACHE=0 cold / ccache-warm, %s:     %.1f\n", fl[0], seq[0].wall / cc_warm.wall);
-	fclose(t);
-	fputs(table, stdout);
-	if (report && kf_write_atomic(report, table, tlen) < 0)
-		kf_die(2, "cannot write %s: %s", report, strerror(errno));
-	free(table);
-	free(fcopy);
-	free(src_kdir);
-	free(dir);
+	free(cfg);
+	free(seq);
+	free(first);
+	free(b.src_kdir);
+	free(b.flavours);
 	return 0;
 }

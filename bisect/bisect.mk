@@ -38,7 +38,8 @@ bisect: export KF_BISECT_BUILD = $(call kbuild_env,bisect-$(bisect_name)) \
 	$(MAKE) -C $(src) O=$(bisect_work) bzImage
 bisect: export KF_BISECT_BOOT = $(tools)/boot-runner --kernel $(bisect_work)/arch/x86/boot/bzImage \
 	--initrd $(initramfs) --recipe flavours/$(bad).flavour --cpu $(cpu) --models $(boot_models) \
-	--kver $(kver) --timeout $(boot_timeout) --hang-timeout $(hang_timeout) --quiet --out "$$1"
+	--kver $(kver) --timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
+	--quiet --out "$$1"
 bisect: MAKEOVERRIDES :=
 
 # Both boots first (the usual targets: config, build and boot as needed).

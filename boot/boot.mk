@@ -12,6 +12,11 @@ $(error unknown cpu '$(filter-out $(cpu_names),$(cpu))'; valid: $(cpu_names) (bo
 endif
 endif
 
+# Firmware: qboot, whose MP table lists every CPU, so the flavours see
+# HyperThreading siblings without ACPI (boot/runner.c, docs/boot.md);
+# qemu_bios= boots QEMU's default SeaBIOS. A record depends on the file.
+qemu_bios ?= /usr/share/qemu/qboot.rom
+
 # Seconds: a whole boot, and silence on the console, before the verdict 'hang'.
 boot_timeout ?= 180
 hang_timeout ?= 30
@@ -69,13 +74,13 @@ $(foreach f,$(all_flavours),$(eval $(kdir)/$(f)/arch/x86/boot/bzImage: $(kdir)/$
 # The runner is order-only: changing it does not invalidate records.
 define boot_record
 $(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
-		flavours/$(1).flavour $(call model_stamp,$(2)) \
+		flavours/$(1).flavour $(call model_stamp,$(2)) $(qemu_bios) \
 		$(if $(wildcard $(kdir)/$(1)/boot/$(2).retry),kf-records-force) | $(tools)/boot-runner
 	@rm -f $(kdir)/$(1)/boot/$(2).retry
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
 		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(2) \
 		--models $(boot_models) --kver $(kver) --out $(kdir)/$(1)/boot \
-		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) \
+		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
 		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch $(kdir)/$(1)/boot/$(2).retry; }
 endef
 $(foreach f,$(all_flavours),$(foreach c,$(cpu_names),$(eval $(call boot_record,$(f),$(c)))))

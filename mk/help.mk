@@ -44,7 +44,8 @@ Checks:
   make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
-  make bench            build-stage speed ratios, cold builds (docs/benchmarks.md)
+  make bench            speed ratios in one run: builds, boots, no-ops, ccache,
+                        a fragment toggle, distro=FLAVOUR (docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
   make check-deps       the same, with what the tests need too
   make clean            remove out/<kver>/
@@ -59,6 +60,8 @@ Variables:
   cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
   good= bad= on=...     bisect: flavours, and verdict|kunit:SUITE.CASE|fact:KEY
   jobs=N                make jobs (default nproc: $(jobs))
+  overlap=1             build the flavours at once, not one after another
+                        (for more cores than one Kbuild keeps busy)
   wait=0                exit at once if another make holds out/ (default: wait;
                         busy: a line "kflavour: busy:", make exits 2)
   CCACHE=0              build without ccache
