@@ -4,7 +4,7 @@
  *
  *   audit --lint FRAGMENT...
  *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
- *         [--base BASE [--verbose]] FRAGMENT...
+ *         [--base BASE [--verbose]] [--olddefconfig LOG] FRAGMENT...
  *   audit --srctree SRC --diff A B [--json OUT] [--full N]
  *   audit --srctree SRC --config FINAL --prompts SYMBOL...
  *
@@ -26,6 +26,14 @@
  * defaults and selects only), the dependency that blocked it, the choice
  * value that won, the select that forced it. Exit 0 when all survived,
  * 1 on a lint error or a miss, 2 on a usage or I/O error.
+ *
+ * --olddefconfig first writes FINAL back as 'make olddefconfig' would (the
+ * same kconfig: read it, compute every symbol, write it; byte-identical),
+ * then audits that: the tree's Kconfig is parsed once per flavour, not
+ * twice. Its $(shell,...) macros run the compiler some 60 times per parse,
+ * the larger part of a distro flavour's config stage. What kconfig says
+ * while reading FINAL ("override: X changes choice state") goes to LOG, as
+ * make olddefconfig's output did.
  *
  * --base names the full config the fragments were merged onto (a distro's,
  * recipe key 'base'). Its thousands of values are not requests: a value the
@@ -111,7 +119,7 @@ static void usage(void)
 {
 	kf_die(2, "usage: audit --lint FRAGMENT...\n"
 	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
-	       "             [--base BASE [--verbose]] FRAGMENT...\n"
+	       "             [--base BASE [--verbose]] [--olddefconfig LOG] FRAGMENT...\n"
 	       "       audit --srctree SRC --diff A B [--json OUT.json] [--full N]\n"
 	       "       audit --srctree SRC --config FINAL --prompts SYMBOL...");
 }
@@ -123,6 +131,30 @@ static void load_tree(struct audit *a)
 {
 	a->kernelversion = kf_tree_version(a->srctree, &a->kver);
 	kf_kconfig_load(a->srctree, a->kernelversion, a->config);
+}
+
+/* --olddefconfig: load the tree with FINAL, write FINAL back normalised;
+ * kconfig's messages meanwhile on LOG, not on the user's terminal. */
+static void write_olddefconfig(struct audit *a, const char *log)
+{
+	int saved, fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		kf_die(2, "--olddefconfig %s: %s", log, strerror(errno));
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0)
+		kf_die(2, "cannot send kconfig's messages to %s: %s", log, strerror(errno));
+	close(fd);
+	load_tree(a);
+	conf_set_message_callback(NULL);
+	fd = conf_write(a->config);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	if (fd)
+		kf_die(2, "%s: cannot write it back (olddefconfig): %s", a->config,
+		       strerror(errno));
 }
 
 static void print_block(const struct miss *m);
@@ -797,6 +829,7 @@ int main(int argc, char **argv)
 {
 	struct audit a;
 	int lint = 0, prompts = 0, i, first, ok;
+	const char *olddefconfig = NULL;
 	char *flavour;
 	size_t k;
 
@@ -836,6 +869,8 @@ int main(int argc, char **argv)
 			a.renames_path = argv[++i];
 		else if (strcmp(opt, "--base") == 0)
 			a.base_path = argv[++i];
+		else if (strcmp(opt, "--olddefconfig") == 0)
+			olddefconfig = argv[++i];
 		else if (strcmp(opt, "--full") == 0)
 			a.full_max = strtol(argv[++i], NULL, 10);
 		else if (strcmp(opt, "--diff") == 0 && i + 2 < argc) {
@@ -849,6 +884,8 @@ int main(int argc, char **argv)
 	if (a.diff_b)
 		return diff_main(&a);
 	if (first >= argc)
+		usage();
+	if (olddefconfig && (lint || prompts))
 		usage();
 	if (lint ? (a.srctree || a.config || a.json || a.renames_path || a.base_path)
 		 : (!a.srctree || !a.config))
@@ -888,6 +925,8 @@ int main(int argc, char **argv)
 	if (access(a.config, R_OK) < 0)
 		kf_die(2, "--config %s: %s; give the merged config to audit",
 		       a.config, strerror(errno));
+	if (olddefconfig)
+		write_olddefconfig(&a, olddefconfig);
 	kf_fragset_add(&a.final, a.config, NULL);
 	if (a.final.nerr)
 		kf_die(2, "%s (%zu problem(s) in all); --config must be a config written by kconfig",
@@ -898,7 +937,8 @@ int main(int argc, char **argv)
 			kf_die(2, "%s (%zu problem(s) in all); --base must be a full config (.config)",
 			       a.base.err[0], a.base.nerr);
 	}
-	load_tree(&a);
+	if (!olddefconfig)
+		load_tree(&a);
 	audit_all(&a);
 	audit_base(&a);
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # merge.sh FLAVOUR SRC ODIR AUDIT FRAGMENT...: the config stage for one flavour.
-# tinyconfig (or the recipe's base), then the fragments with the tree's merge_config.sh, then
-# olddefconfig, all into ODIR/.config.kf-new; the audit then checks that every
-# requested value survived. Only an audited config replaces ODIR/.config, and
+# tinyconfig (or the recipe's base), then the fragments with the tree's merge_config.sh,
+# into ODIR/.config.kf-new; the audit then does olddefconfig's work with the
+# tree's kconfig and checks that every requested value survived. Only an audited config replaces ODIR/.config, and
 # only when it differs, so a failure leaves the previous .config intact.
 set -eo pipefail
 f=$1 src=$2 odir=$3 audit=$4
@@ -63,12 +63,16 @@ echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 		tiny_files=("${tiny[@]}")
 	fi &&
 	KCONFIG_CONFIG="$odir/$new" "$src/scripts/kconfig/merge_config.sh" -m -O "$odir" \
-		"$odir/$new" "${tiny_files[@]}" "$@" &&
-	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" olddefconfig
+		"$odir/$new" "${tiny_files[@]}" "$@"
 } > "$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kflavour: merging $f failed; full log: $log" >&2; failed "merge failed (see config.log)"; }
 
-"$audit" --srctree "$src" --config "$odir/$new" --json "$odir/config.json.kf-new" "${base[@]}" "$@" ||
-	failed "audit failed (see config-failed.json)"
+# The audit does make olddefconfig's work first (--olddefconfig: the same
+# kconfig, byte-identical output), so the tree's Kconfig is parsed once.
+"$audit" --srctree "$src" --config "$odir/$new" --olddefconfig "$log" \
+	--json "$odir/config.json.kf-new" "${base[@]}" "$@" || {
+	[ -f "$odir/config.json.kf-new" ] || tail -n 5 "$log" >&2
+	failed "audit failed (see config-failed.json, $log)"
+}
 # The facts each flavour exists for (fragments/policy, config/policy.c).
 "${KF_POLICY:?set by config/config.mk}" fragments/policy "$f" "$odir/$new" ||
 	failed "policy violation"
