@@ -21,6 +21,7 @@
  * the same signal, and PR_SET_PDEATHSIG ends QEMU if the runner is killed.
  * See docs/boot.md.
  */
+#include "console.h"
 #include "logparse.h"
 #include "../lib/kf.h"
 
@@ -756,7 +757,7 @@ int main(int argc, char **argv)
 	char *nonce = make_nonce();
 	ncpus = smp_cpus(recipe.value[KF_SMP]);
 	char *ncpus_arg = ncpus > 0 ? kf_xasprintf(" nr_cpus=%d", ncpus) : kf_xstrdup("");
-	char *cmdline = kf_xasprintf("console=ttyS0 panic=-1%s kflavour.nonce=%s%s%s%s%s",
+	char *cmdline = kf_xasprintf("console=ttyS0 panic=-1%s " KF_NONCE_PARAM "=%s%s%s%s%s",
 		ncpus_arg, nonce,
 		*recipe.value[KF_CMDLINE] ? " " : "", recipe.value[KF_CMDLINE],
 		o.append && *o.append ? " " : "", o.append ? o.append : "");
@@ -767,7 +768,7 @@ int main(int argc, char **argv)
 		"-m", recipe.value[KF_MEMORY],
 		"-kernel", (char *)o.kernel, "-initrd", (char *)o.initrd,
 		"-append", cmdline,
-		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", NULL
+		"-device", KF_DEBUG_EXIT_DEVICE, NULL
 	};
 	char *version = qemu_version(o.qemu);
 

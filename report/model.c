@@ -6,6 +6,7 @@
  * NAN); nothing here fails on a half-finished out/.
  */
 #include "report.h"
+#include "../boot/console.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -404,12 +405,12 @@ static void read_console(struct boot *b, const char *text, int *swiotlb_line,
 		char *line = xstrndup(p, len), *s, *kf, *hw;
 
 		s = line;
-		if ((kf = strstr(s, "kf: "))) {
-			char *eq = strchr(kf + 4, '=');
+		if ((kf = strstr(s, KF_FACT_PREFIX))) {
+			char *key = kf + strlen(KF_FACT_PREFIX), *eq = strchr(key, '=');
 
 			if (eq) {
 				*eq = '\0';
-				set_fact(b, kf_trim(kf + 4), kf_trim(eq + 1));
+				set_fact(b, kf_trim(key), kf_trim(eq + 1));
 			}
 		} else if (strstr(s, "software IO TLB: mapped")) {
 			*swiotlb_line = 1;
@@ -417,7 +418,7 @@ static void read_console(struct boot *b, const char *text, int *swiotlb_line,
 			if (hw[8] >= '0' && hw[8] <= '9')
 				b->hwalign = strtol(hw + 8, NULL, 10);
 		}
-		if (strstr(s, "kflavour-end"))
+		if (strstr(s, KF_END_MARKER))
 			*reached_end = 1;
 		if (strstr(s, "microcode: updated") || strstr(s, "microcode: Updated"))
 			*ucode_line = 1;

@@ -13,7 +13,7 @@ endef
 
 $(eval $(call unit_test,test_recipe,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
-$(out)/tests/test_logparse: boot/logparse.h
+$(out)/tests/test_logparse: boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))
 $(eval $(call unit_test,test_audit_lint,config/fragment.c,-ljansson))
 $(eval $(call unit_test,test_policy,,))
