@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * html.c - report.html: one self-contained file (inline CSS and SVG, no
- * script), written atomically. The flavour table, the flavour x CPU matrix
- * (each cell links to its console log, relative to out/<kver>/), bar charts,
- * the config diff and the console diffs. Every piece of text is escaped.
+ * html.c - report.html: one self-contained file (inline CSS from
+ * report/report.css and SVG, no script), written atomically. The flavour
+ * table, the flavour x CPU matrix (each cell links to its console log,
+ * relative to out/<kver>/), bar charts, the config diff and the console
+ * diffs. Every piece of text is escaped.
  */
 #include "report.h"
 
@@ -36,91 +37,18 @@ void sb_esc(struct strbuf *sb, const char *s)
 	}
 }
 
-static const char css[] =
-"*{box-sizing:border-box}\n"
-"body{margin:0;background:#f4f6f8;color:#1f2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',"
-"Roboto,'DejaVu Sans',sans-serif}\n"
-"main{max-width:1220px;margin:0 auto;padding:24px 28px 40px}\n"
-"header{background:linear-gradient(135deg,#0d2b4e,#1f4f82);color:#fff;padding:22px 28px}\n"
-"header .in{max-width:1220px;margin:0 auto;padding:0 28px}\n"
-"header h1{margin:0;font-size:24px;font-weight:650;letter-spacing:.2px}\n"
-"header .sub{margin-top:4px;color:#c9d9ee}\n"
-".pills{margin-top:12px;display:flex;gap:8px;flex-wrap:wrap}\n"
-".pill{background:rgba(255,255,255,.13);border:1px solid rgba(255,255,255,.22);"
-"border-radius:999px;padding:2px 11px;font-size:13px}\n"
-"section{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:16px 20px 18px;"
-"margin:18px 0;box-shadow:0 1px 2px rgba(31,35,40,.05)}\n"
-"h2{font-size:17px;margin:0 0 4px}\n"
-"h3{font-size:14px;margin:0 0 6px;color:#424a53}\n"
-"p.note{color:#656d76;margin:0 0 12px;font-size:13px}\n"
-"table{border-collapse:collapse;width:100%}\n"
-"th,td{text-align:left;padding:6px 10px;border-bottom:1px solid #eaeef2;vertical-align:top}\n"
-"th{font-weight:600;color:#424a53;background:#f6f8fa}\n"
-"td.k{color:#57606a;white-space:nowrap;width:150px}\n"
-"td.num,th.num{font-variant-numeric:tabular-nums}\n"
-"table.runtime td,table.runtime th{font-size:12.5px;padding:3px 6px}\n"
-"table.pair td{border:0;padding:0 6px 0 0}\n"
-"td.share{color:#cf222e;font-weight:600}\n"
-"code.warn{font-size:11.5px;color:#9a6700;white-space:pre-wrap}\n"
-"code,.mono,pre{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12.5px}\n"
-".missing{color:#8c959f;font-style:italic}\n"
-".delta{font-size:12px;margin-left:6px;padding:0 5px;border-radius:4px;background:#eef1f4;color:#57606a}\n"
-".delta.up{background:#fff1e5;color:#9a4a00}.delta.down{background:#e6f4ea;color:#116329}\n"
-".fl{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:0}\n"
-".c0{fill:#2f6feb;background:#2f6feb}.c1{fill:#d4761c;background:#d4761c}"
-".c2{fill:#8250df;background:#8250df}.c3{fill:#1a7f37;background:#1a7f37}"
-".c4{fill:#bf3989;background:#bf3989}.c5{fill:#0a7ea4;background:#0a7ea4}\n"
-".status{font-size:12px;border-radius:999px;padding:1px 8px;border:1px solid #d0d7de;color:#57606a}\n"
-".status.booted{background:#dafbe1;border-color:#aceebb;color:#116329}\n"
-".status.built{background:#ddf4ff;border-color:#b6e3ff;color:#0550ae}\n"
-"table.matrix td.cell{padding:0;border:3px solid #fff;border-radius:8px;width:auto}\n"
-"table.matrix th.cpu{text-align:center}\n"
-"table.matrix th.cpu small{display:block;font-weight:400;color:#8c959f}\n"
-".cell a,.cell .box{display:block;padding:8px 10px;color:inherit;text-decoration:none;min-height:64px}\n"
-".cell a:hover{filter:brightness(.96)}\n"
-".cell .verdict{display:block;font-weight:650;font-size:14px}\n"
-".cell .secs{font-size:12px;opacity:.85}\n"
-".cell .ktap{font-size:12px;opacity:.85;margin-left:8px}\n"
-".cell .tag{float:right;font-size:10.5px;text-transform:uppercase;letter-spacing:.4px;opacity:.7}\n"
-".lv{display:inline-block;margin-top:4px;font-size:11.5px;padding:0 6px;border-radius:4px;"
-"background:rgba(255,255,255,.7);border:1px solid rgba(0,0,0,.12)}\n"
-".lv-match{color:#116329}.lv-too-small{color:#9a4a00}.lv-too-large{color:#6639ba}\n"
-".verdict-pass{background:#dafbe1;color:#0f5323}\n"
-".verdict-test-fail{background:#fff1c2;color:#6f4400}\n"
-".verdict-panic,.verdict-oops{background:#ffd8d3;color:#8a0c20}\n"
-".verdict-hang{background:#ffe2cc;color:#7a2e00}\n"
-".verdict-refused{background:#ddf4ff;color:#0a3f8a}\n"
-".verdict-qemu-error,.verdict-unknown{background:#e7ebef;color:#424a53}\n"
-".verdict-none{background:repeating-linear-gradient(135deg,#f6f8fa 0 8px,#eef1f4 8px 16px);color:#8c959f}\n"
-".cell.unexpected{box-shadow:inset 0 0 0 2px #cf222e}\n"
-".legend{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 10px;font-size:12px}\n"
-".legend span{padding:2px 8px;border-radius:5px}\n"
-".charts{display:grid;grid-template-columns:1fr 1fr;gap:14px 36px}\n"
-"div.chart{margin-bottom:14px}\n"
-"svg.chart{width:100%;height:auto;display:block}\n"
-"svg text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:#424a53}\n"
-"svg text.group{font-weight:600;fill:#1f2328}\n"
-"svg text.value{fill:#57606a}\n"
-"svg text.missing{fill:#8c959f;font-style:italic}\n"
-"svg line.axis{stroke:#d0d7de}\n"
-"svg rect.bar{opacity:.9}\n"
-"tr.grp td{background:#f6f8fa;font-weight:600;color:#424a53;text-transform:uppercase;"
-"font-size:11.5px;letter-spacing:.5px}\n"
-"td .frag{display:block;font-size:11.5px;color:#8c959f}\n"
-"table.cdiff td:first-child{width:34%}\n"
-"td.val code{font-weight:600}\n"
-"td.val.n code{color:#8c959f;font-weight:400}\n"
-"details{border:1px solid #d8dee4;border-radius:8px;margin:8px 0;background:#fff}\n"
-"summary{cursor:pointer;padding:8px 12px;list-style-position:inside}\n"
-"summary .kind{font-size:11px;text-transform:uppercase;letter-spacing:.4px;color:#8c959f;margin-right:6px}\n"
-".add{color:#116329}.del{color:#a40e26}\n"
-"pre.diff{margin:0;padding:8px 0;border-top:1px solid #eaeef2;overflow-x:auto;background:#fbfcfd}\n"
-"pre.diff span{display:block;padding:0 12px;white-space:pre}\n"
-"pre.diff .d{background:#ffebe9}\n"
-"pre.diff .a{background:#e6ffec}\n"
-"pre.diff .h{color:#0550ae;background:#f1f8ff}\n"
-"pre.diff .s{color:#57606a}\n"
-"footer{color:#8c959f;font-size:12px;text-align:center;margin-top:8px}\n";
+/*
+ * The style sheet is report/report.css, embedded when the tool is built (no
+ * file is read at run time): the assembler copies its bytes here, then a NUL.
+ */
+__asm__(".pushsection .rodata\n"
+	".globl kf_report_css\n"
+	".hidden kf_report_css\n"
+	"kf_report_css:\n"
+	".incbin \"report/report.css\"\n"
+	".byte 0\n"
+	".popsection\n");
+extern const char kf_report_css[];
 
 static void esc(struct strbuf *sb, const char *s)
 {
@@ -841,7 +769,7 @@ int html_write(const struct report *r, const char *path)
 		    "<title>kflavour report — Linux ");
 	esc(&sb, r->release);
 	sb_add(&sb, "</title><style>\n");
-	sb_add(&sb, css);
+	sb_add(&sb, kf_report_css);
 	sb_add(&sb, "</style></head><body>\n");
 	header(&sb, r);
 	flavour_table(&sb, r);

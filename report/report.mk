@@ -10,8 +10,8 @@
 report_src := report/report.c report/model.c report/kconfig.c report/logdiff.c \
 	report/table.c report/json.c report/html.c report/svg.c
 $(eval $(call tool,report,$(report_src),-ljansson -lm))
-$(tools)/report: report/report.h boot/console.h
-$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h boot/console.h
+$(tools)/report: report/report.h report/report.css boot/console.h
+$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
 # generic=fragments/base.config,fragments/probe.config,...
