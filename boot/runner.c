@@ -761,6 +761,7 @@ int main(int argc, char **argv)
 		ncpus_arg, nonce,
 		*recipe.value[KF_CMDLINE] ? " " : "", recipe.value[KF_CMDLINE],
 		o.append && *o.append ? " " : "", o.append ? o.append : "");
+	static const char debug_exit_device[] = KF_DEBUG_EXIT_DEVICE;
 	char *qargv[] = {
 		(char *)o.qemu, "-accel", "tcg", "-nodefaults", "-nographic",
 		"-no-reboot", "-nic", "none", "-serial", "stdio",
@@ -768,7 +769,7 @@ int main(int argc, char **argv)
 		"-m", recipe.value[KF_MEMORY],
 		"-kernel", (char *)o.kernel, "-initrd", (char *)o.initrd,
 		"-append", cmdline,
-		"-device", KF_DEBUG_EXIT_DEVICE, NULL
+		"-device", (char *)debug_exit_device, NULL
 	};
 	char *version = qemu_version(o.qemu);
 
