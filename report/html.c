@@ -636,10 +636,127 @@ static const char *base(const char *path)
 	return s ? s + 1 : path;
 }
 
-static void config_diff(struct strbuf *sb, const struct report *r)
+static void cdiff_head(struct strbuf *sb, const struct report *r)
+{
+	sb_add(sb, "<table class=\"cdiff\"><tr><th>symbol</th>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
+		esc(sb, r->fl[i].name);
+		sb_add(sb, "</th>");
+	}
+	sb_add(sb, "</tr>\n");
+}
+
+static void cdiff_row(struct strbuf *sb, const struct report *r, const struct cdiff_sym *s)
+{
+	sb_add(sb, "<tr><td><code>CONFIG_");
+	esc(sb, s->name);
+	sb_add(sb, "</code></td>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct cdiff_cell *c = &s->cell[i];
+
+		if (!c->value) {
+			sb_add(sb, "<td class=\"val\">");
+			missing(sb, "— (not configured)");
+			sb_add(sb, "</td>");
+			continue;
+		}
+		sb_addf(sb, "<td class=\"val%s\"><code>", strcmp(c->value, "n") != 0 ? "" : " n");
+		esc(sb, c->value);
+		sb_add(sb, "</code><span class=\"frag\" title=\"");
+		esc(sb, c->fragment);
+		if (c->line > 0)
+			sb_addf(sb, ":%d", c->line);
+		sb_add(sb, "\">");
+		esc(sb, base(c->fragment));
+		sb_add(sb, "</span></td>");
+	}
+	sb_add(sb, "</tr>\n");
+}
+
+/* The rows of the groups shown in full (all of them, or all but "other"). */
+static void cdiff_groups(struct strbuf *sb, const struct report *r, int with_other)
 {
 	int group = -1;
 
+	cdiff_head(sb, r);
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const struct cdiff_sym *s = &r->cdiff[k];
+
+		if (s->group == KC_OTHER && !with_other)
+			continue;
+		if ((int)s->group != group) {
+			group = (int)s->group;
+			sb_addf(sb, "<tr class=\"grp\"><td colspan=\"%zu\">", r->nfl + 1);
+			esc(sb, kc_group_names[s->group]);
+			sb_add(sb, "</td></tr>\n");
+		}
+		cdiff_row(sb, r, s);
+	}
+	sb_add(sb, "</table>");
+}
+
+struct menu_count {
+	const char *menu;
+	size_t n;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct menu_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->menu, y->menu);
+}
+
+/* Too many to read: the "other" group folded by Kconfig menu, largest first. */
+static void cdiff_folded(struct strbuf *sb, const struct report *r)
+{
+	struct menu_count *m = kf_xmalloc(r->ncdiff * sizeof(*m));
+	size_t nm = 0, other = 0;
+
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const char *menu = r->cdiff[k].menu ? r->cdiff[k].menu : "(top level)";
+		size_t j;
+
+		if (r->cdiff[k].group != KC_OTHER)
+			continue;
+		other++;
+		for (j = 0; j < nm && strcmp(m[j].menu, menu) != 0; j++)
+			;
+		if (j == nm)
+			m[nm++] = (struct menu_count){ menu, 0 };
+		m[j].n++;
+	}
+	qsort(m, nm, sizeof(*m), by_count);
+	sb_addf(sb, "<p class=\"note\">%zu symbols differ, more than %d: the groups "
+		"cpu, cache, smt and microcode in full, the %zu others folded by Kconfig "
+		"menu (largest first). <code>report.json</code> has every one; "
+		"<code>make diffconfig</code> counts them by menu too.</p>",
+		r->ncdiff, CDIFF_FOLD, other);
+	if (other < r->ncdiff)
+		cdiff_groups(sb, r, 0);
+	for (size_t j = 0; j < nm; j++) {
+		sb_addf(sb, "<details><summary><span class=\"kind\">%zu symbol%s</span>",
+			m[j].n, m[j].n == 1 ? "" : "s");
+		esc(sb, m[j].menu);
+		sb_add(sb, "</summary>");
+		cdiff_head(sb, r);
+		for (size_t k = 0; k < r->ncdiff; k++) {
+			const struct cdiff_sym *s = &r->cdiff[k];
+
+			if (s->group == KC_OTHER &&
+			    !strcmp(s->menu ? s->menu : "(top level)", m[j].menu))
+				cdiff_row(sb, r, s);
+		}
+		sb_add(sb, "</table></details>\n");
+	}
+	free(m);
+}
+
+static void config_diff(struct strbuf *sb, const struct report *r)
+{
 	sb_add(sb, "<section id=\"config\"><h2>Config differences</h2><p class=\"note\">"
 		   "Symbols whose final value is not the same in every configured flavour, "
 		   "with the fragment that set it (<i>(default)</i>: no fragment does; "
@@ -649,47 +766,11 @@ static void config_diff(struct strbuf *sb, const struct report *r)
 		sb_add(sb, "</section>\n");
 		return;
 	}
-	sb_add(sb, "<table class=\"cdiff\"><tr><th>symbol</th>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
-		esc(sb, r->fl[i].name);
-		sb_add(sb, "</th>");
-	}
-	sb_add(sb, "</tr>\n");
-	for (size_t k = 0; k < r->ncdiff; k++) {
-		const struct cdiff_sym *s = &r->cdiff[k];
-
-		if ((int)s->group != group) {
-			group = (int)s->group;
-			sb_addf(sb, "<tr class=\"grp\"><td colspan=\"%zu\">", r->nfl + 1);
-			esc(sb, kc_group_names[s->group]);
-			sb_add(sb, "</td></tr>\n");
-		}
-		sb_add(sb, "<tr><td><code>CONFIG_");
-		esc(sb, s->name);
-		sb_add(sb, "</code></td>");
-		for (size_t i = 0; i < r->nfl; i++) {
-			const struct cdiff_cell *c = &s->cell[i];
-
-			if (!c->value) {
-				sb_add(sb, "<td class=\"val\">");
-				missing(sb, "— (not configured)");
-				sb_add(sb, "</td>");
-				continue;
-			}
-			sb_addf(sb, "<td class=\"val%s\"><code>", strcmp(c->value, "n") != 0 ? "" : " n");
-			esc(sb, c->value);
-			sb_add(sb, "</code><span class=\"frag\" title=\"");
-			esc(sb, c->fragment);
-			if (c->line > 0)
-				sb_addf(sb, ":%d", c->line);
-			sb_add(sb, "\">");
-			esc(sb, base(c->fragment));
-			sb_add(sb, "</span></td>");
-		}
-		sb_add(sb, "</tr>\n");
-	}
-	sb_add(sb, "</table></section>\n");
+	if (r->ncdiff > CDIFF_FOLD)
+		cdiff_folded(sb, r);
+	else
+		cdiff_groups(sb, r, 1);
+	sb_add(sb, "</section>\n");
 }
 
 static void log_diffs(struct strbuf *sb, const struct report *r)

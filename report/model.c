@@ -796,6 +796,31 @@ static int by_group(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Each differing symbol's Kconfig menu, from the first .config that has it. */
+static void config_diff_menus(struct report *r)
+{
+	struct kc_menus *m = kf_xmalloc(r->nfl * sizeof(*m));
+
+	for (size_t i = 0; i < r->nfl; i++) {
+		char *path = kf_xasprintf("%s/%s/.config", r->kdir, r->fl[i].name);
+		char *text = r->fl[i].has_config ? kf_read_file(path, NULL) : NULL;
+
+		kc_menus_parse(&m[i], text ? text : "");
+		free(text);
+		free(path);
+	}
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const char *menu = NULL;
+
+		for (size_t i = 0; i < r->nfl && !menu; i++)
+			menu = kc_menu(&m[i], r->cdiff[k].name);
+		r->cdiff[k].menu = kf_xstrdup(menu ? menu : "(top level)");
+	}
+	for (size_t i = 0; i < r->nfl; i++)
+		kc_menus_free(&m[i]);
+	free(m);
+}
+
 static void config_diff(struct report *r)
 {
 	const char **names = NULL;
@@ -841,6 +866,7 @@ static void config_diff(struct report *r)
 		s->name = names[k];
 		s->group = kc_classify(names[k]);
 		s->cell = kf_xmalloc(r->nfl * sizeof(*s->cell));
+		s->menu = NULL;
 		for (size_t i = 0; i < r->nfl; i++) {
 			const struct flavour *f = &r->fl[i];
 			struct cdiff_cell *c = &s->cell[i];
@@ -858,6 +884,8 @@ static void config_diff(struct report *r)
 	free(names);
 	if (r->ncdiff)
 		qsort(r->cdiff, r->ncdiff, sizeof(*r->cdiff), by_group);
+	if (r->ncdiff > CDIFF_FOLD)
+		config_diff_menus(r);
 }
 
 static int read_log(const struct report *r, const struct boot *b, struct ld_log *l)
@@ -971,8 +999,10 @@ void report_free(struct report *r)
 		ld_log_free(&r->ldiff[i].lb);
 	}
 	free(r->ldiff);
-	for (size_t i = 0; i < r->ncdiff; i++)
+	for (size_t i = 0; i < r->ncdiff; i++) {
 		free(r->cdiff[i].cell);
+		free(r->cdiff[i].menu);
+	}
 	free(r->cdiff);
 	for (size_t i = 0; i < r->nfl; i++) {
 		struct flavour *f = &r->fl[i];
