@@ -7,6 +7,7 @@
  * diffs. Every piece of text is escaped.
  */
 #include "report.h"
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,47 +106,102 @@ static void header(struct strbuf *sb, const struct report *r)
 	sb_add(sb, "</div></div></header>\n<main>\n");
 }
 
-static void size_td(struct strbuf *sb, const struct report *r, size_t i,
-		    const char *section, const char *absent)
+/* A flavour row's cell (rows.c has the value and its missing text). */
+static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row_id id)
 {
-	long long v, ref = -1;
+	const struct row_value v = row_value(r, i, id);
+	enum row_kind kind = report_rows[id].kind;
+	int num = kind == RK_NUMBER || kind == RK_SIZE || kind == RK_BYTES ||
+		  kind == RK_SECONDS;
+	char a[32];
 
-	for (size_t k = 0; k < r->nfl; k++) {
-		ref = section ? flavour_section(&r->fl[k], section) : r->fl[k].bzimage_bytes;
-		if (ref >= 0) {
-			if (k == i)
-				ref = -1;	/* this is the reference */
-			break;
-		}
+	sb_add(sb, num ? "<td class=\"num\">" : "<td>");
+	if (v.missing) {
+		missing(sb, v.missing);
+		sb_add(sb, "</td>");
+		return;
 	}
-	v = section ? flavour_section(&r->fl[i], section) : r->fl[i].bzimage_bytes;
-	sb_add(sb, "<td class=\"num\">");
-	if (v < 0) {
-		missing(sb, r->fl[i].has_build ? "—" : absent);
-	} else {
-		char a[32];
-
-		sb_addf(sb, "%lld", v);
-		fmt_size(a, sizeof(a), v);
-		sb_add(sb, " <span class=\"missing\">(");
-		esc(sb, a);
-		sb_add(sb, ")</span>");
-		if (ref >= 0) {
-			char d[32];
-
-			fmt_delta(d, sizeof(d), v - ref);
-			sb_addf(sb, "<span class=\"delta%s\">", v > ref ? " up" : v < ref ? " down" : "");
-			esc(sb, d);
+	switch (kind) {
+	case RK_TEXT:
+		esc(sb, v.text);
+		break;
+	case RK_CODE:
+		sb_add(sb, "<code>");
+		esc(sb, v.text);
+		sb_add(sb, "</code>");
+		break;
+	case RK_NUMBER:
+		sb_addf(sb, "%lld", v.num);
+		break;
+	case RK_SIZE:
+	case RK_BYTES:
+		sb_addf(sb, "%lld", v.num);
+		if (kind == RK_SIZE) {
+			fmt_size(a, sizeof(a), v.num);
+			sb_add(sb, " <span class=\"missing\">(");
+			esc(sb, a);
+			sb_add(sb, ")</span>");
+		}
+		if (v.ref >= 0) {
+			fmt_delta(a, sizeof(a), v.num - v.ref);
+			sb_addf(sb, "<span class=\"delta%s\">", v.num > v.ref ? " up" :
+				v.num < v.ref ? " down" : "");
+			esc(sb, a);
 			sb_add(sb, "</span>");
 		}
+		break;
+	case RK_MARCH:
+		if (v.text) {
+			sb_add(sb, "<code>-march=");
+			esc(sb, v.text);
+			sb_add(sb, "</code>");
+			break;
+		}
+		sb_add(sb, "<span class=\"missing\">none</span>");
+		if (v.mtune) {
+			sb_add(sb, " <code>-mtune=");
+			esc(sb, v.mtune);
+			sb_add(sb, "</code>");
+		}
+		break;
+	case RK_MICROCODE:
+		sb_addf(sb, "<code>MICROCODE=%s</code>%s%s", v.num ? "y" : "n",
+			v.intel ? " intel" : "", v.amd ? " amd" : "");
+		break;
+	case RK_SECONDS:
+		if (isnan(v.wall)) {
+			sb_addf(sb, "%.1f wall", v.seconds);
+			break;
+		}
+		sb_addf(sb, "%.1f wall, %.1f CPU", v.wall, v.cpu);
+		if (v.alongside >= 0)
+			sb_addf(sb, " <span class=\"missing\">(%ld other build%s "
+				"alongside)</span>", v.alongside, v.alongside == 1 ? "" : "s");
+		if (v.compiled == 0)
+			sb_add(sb, " <span class=\"missing\">(the last build since "
+				   "was a no-op)</span>");
+		break;
+	case RK_WARNINGS:
+		sb_addf(sb, "%lld", v.num);
+		for (size_t k = 0; k < r->fl[i].nwarning_lines; k++) {
+			sb_add(sb, "<br><code class=\"warn\">");
+			esc(sb, r->fl[i].warning_lines[k]);
+			sb_add(sb, "</code>");
+		}
+		break;
 	}
 	sb_add(sb, "</td>");
 }
 
-static void code_td(struct strbuf *sb, const struct report *r, size_t i);
-
 static void flavour_table(struct strbuf *sb, const struct report *r)
 {
+	/* The flavour rows (rows.c) in this table's order. */
+	static const enum row_id rows[] = {
+		ROW_DESCRIPTION, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
+		ROW_BZIMAGE, ROW_TEXT, ROW_DATA, ROW_PERCPU, ROW_CODE,
+		ROW_BUILD_SECONDS, ROW_WARNINGS,
+	};
+
 	sb_add(sb, "<section id=\"flavours\"><h2>Flavours</h2>"
 		   "<p class=\"note\">Facts from each flavour's final <code>.config</code>, "
 		   "<code>build.json</code> and boot records. Sizes show the difference "
@@ -155,7 +211,7 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		esc(sb, r->fl[i].name);
 		sb_addf(sb, " <span class=\"status %s\">", r->fl[i].nboots ? "booted" :
 			r->fl[i].has_build ? "built" : "none");
-		esc(sb, flavour_status(&r->fl[i]));
+		esc(sb, row_value(r, i, ROW_STATUS).text);
 		sb_add(sb, "</span>");
 		if (r->fl[i].config_failed) {
 			sb_add(sb, "<br><span class=\"status none\">last config attempt failed: ");
@@ -164,135 +220,18 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		}
 		sb_add(sb, "</th>");
 	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">description</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_add(sb, "<td>");
-		if (r->fl[i].description)
-			esc(sb, r->fl[i].description);
-		else
-			missing(sb, "—");
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">CPU choice</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
+	for (size_t k = 0; k < sizeof(rows) / sizeof(*rows); k++) {
+		const struct row *row = &report_rows[rows[k]];
 
-		sb_add(sb, "<td>");
-		if (!f->has_config) {
-			missing(sb, "— (not configured)");
-		} else {
+		sb_add(sb, "</tr>\n<tr><td class=\"k\">");
+		if (row->section)
 			sb_add(sb, "<code>");
-			esc(sb, f->cpu_choice ? f->cpu_choice : "(none)");
+		esc(sb, row->html_label ? row->html_label : row->label);
+		if (row->section)
 			sb_add(sb, "</code>");
-		}
 		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">-march</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td>");
-		if (!f->has_build) {
-			missing(sb, "not built");
-		} else if (f->march) {
-			sb_add(sb, "<code>-march=");
-			esc(sb, f->march);
-			sb_add(sb, "</code>");
-		} else {
-			sb_add(sb, "<span class=\"missing\">none</span>");
-			if (f->mtune) {
-				sb_add(sb, " <code>-mtune=");
-				esc(sb, f->mtune);
-				sb_add(sb, "</code>");
-			}
-		}
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">L1 line bytes</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_add(sb, "<td class=\"num\">");
-		if (r->fl[i].l1_bytes > 0)
-			sb_addf(sb, "%ld", r->fl[i].l1_bytes);
-		else
-			missing(sb, "—");
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">SMT</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_add(sb, "<td>");
-		if (r->fl[i].smt < 0)
-			missing(sb, "—");
-		else
-			sb_add(sb, r->fl[i].smt ? "<code>SCHED_SMT=y</code>" : "<code>n</code>");
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">microcode</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td>");
-		if (f->microcode < 0) {
-			missing(sb, "—");
-		} else {
-			sb_addf(sb, "<code>MICROCODE=%s</code>", f->microcode ? "y" : "n");
-			if (!strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y"))
-				sb_add(sb, " intel");
-			if (!strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y"))
-				sb_add(sb, " amd");
-		}
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">bzImage bytes</td>");
-	for (size_t i = 0; i < r->nfl; i++)
-		size_td(sb, r, i, NULL, "not built");
-	static const char *const secs[] = { ".text", ".data", ".data..percpu" };
-
-	for (size_t s = 0; s < 3; s++) {
-		sb_add(sb, "</tr>\n<tr><td class=\"k\"><code>");
-		esc(sb, secs[s]);
-		sb_add(sb, "</code></td>");
 		for (size_t i = 0; i < r->nfl; i++)
-			size_td(sb, r, i, secs[s], "not built");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">code bytes</td>");
-	for (size_t i = 0; i < r->nfl; i++)
-		code_td(sb, r, i);
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">build seconds</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td class=\"num\">");
-		if (!isnan(f->full_wall)) {
-			sb_addf(sb, "%.1f wall, %.1f CPU", f->full_wall, f->full_cpu);
-			if (f->alongside >= 0)
-				sb_addf(sb, " <span class=\"missing\">(%ld other build%s "
-					"alongside)</span>", f->alongside, f->alongside == 1 ? "" : "s");
-			if (f->compiled == 0)
-				sb_add(sb, " <span class=\"missing\">(the last build since "
-					   "was a no-op)</span>");
-		} else if (isnan(f->build_seconds)) {
-			missing(sb, f->has_build ? "—" : "not built");
-		} else {
-			sb_addf(sb, "%.1f wall", f->build_seconds);
-		}
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">build warnings</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td>");
-		if (f->warnings < 0) {
-			missing(sb, f->has_build ? "—" : "not built");
-		} else {
-			sb_addf(sb, "%ld", f->warnings);
-			for (size_t k = 0; k < f->nwarning_lines; k++) {
-				sb_add(sb, "<br><code class=\"warn\">");
-				esc(sb, f->warning_lines[k]);
-				sb_add(sb, "</code>");
-			}
-		}
-		sb_add(sb, "</td>");
+			row_td(sb, r, i, rows[k]);
 	}
 	sb_add(sb, "</tr></table><p class=\"note\"><b>code bytes</b>: the sizes of the "
 		   "function symbols in <code>.text</code> (vmlinux's symbol table), which "
@@ -300,32 +239,6 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		   "to 2 MiB inside it. <b>build seconds</b>: the last build that compiled "
 		   "objects (a no-op rebuild keeps it), wall and CPU time, and how many "
 		   "other flavours' builds shared the machine meanwhile.</p></section>\n");
-}
-
-static void code_td(struct strbuf *sb, const struct report *r, size_t i)
-{
-	long long ref = -1, v = r->fl[i].code_bytes;
-
-	for (size_t k = 0; k < r->nfl; k++)
-		if (r->fl[k].code_bytes >= 0) {
-			ref = k == i ? -1 : r->fl[k].code_bytes;
-			break;
-		}
-	sb_add(sb, "<td class=\"num\">");
-	if (v < 0) {
-		missing(sb, r->fl[i].has_build ? "—" : "not built");
-	} else {
-		sb_addf(sb, "%lld", v);
-		if (ref >= 0) {
-			char d[32];
-
-			fmt_delta(d, sizeof(d), v - ref);
-			sb_addf(sb, "<span class=\"delta%s\">", v > ref ? " up" : v < ref ? " down" : "");
-			esc(sb, d);
-			sb_add(sb, "</span>");
-		}
-	}
-	sb_add(sb, "</td>");
 }
 
 static void tri_td(struct strbuf *sb, int v)

@@ -7,6 +7,7 @@
  *   kconfig.c     .config parsing, the config diff and its groups
  *   menus.c       each symbol's Kconfig menu, from a .config's comments
  *   logdiff.c     console normalisation and the line diff
+ *   rows.c        the flavour rows both renderers show (rows.h)
  *   table.c       the terminal table (100 columns)
  *   json.c        report.json (jansson)
  *   html.c        report.html (inline CSS, no script)
