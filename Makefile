@@ -56,11 +56,16 @@ $(error refusing to $(filter clean distclean,$(goals)): out=$(out) is not a kfla
 endif
 endif
 
-ifeq ($(KF_LOCKED)$(filter-out $(nolock_goals),$(goals)),)
+ifeq ($(filter-out $(nolock_goals),$(goals)),)
 unlocked := 1
 endif
+# mk/lock hands the make it runs KF_LOCKED, the real path of the out= it
+# locked: the makes of its recipes on that out= run inside the lock, and a
+# make on another out= (build/repro.sh, kf-bench) takes that out='s own lock.
 ifneq ($(KF_LOCKED),)
+ifeq ($(KF_LOCKED),$(realpath $(out)))
 unlocked := 1
+endif
 endif
 
 ifeq ($(unlocked),)
@@ -70,7 +75,7 @@ jflag := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(jobs))
 .PHONY: $(goals) kf-locked
 $(goals): kf-locked ; @:
 kf-locked:
-	@mk/lock '$(out)' '$(wait)' $(MAKE) $(jflag) KF_LOCKED=1 $(MAKECMDGOALS)
+	@mk/lock '$(out)' '$(wait)' $(MAKE) $(jflag) $(MAKECMDGOALS)
 else
 
 kdir    := $(out)/$(kver)

@@ -23,10 +23,10 @@ hang_timeout ?= 30
 
 $(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c,-ljansson -lcrypto -lm))
 $(eval $(call tool,boot-results,boot/results.c,-ljansson))
-$(tools)/boot-runner: boot/logparse.h
+$(tools)/boot-runner: boot/logparse.h boot/console.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
-$(tools)/kf-init: boot/init.c | deps
+$(tools)/kf-init: boot/init.c boot/console.h | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
 

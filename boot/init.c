@@ -17,7 +17,8 @@
  *   kflavour-end <nonce>           nonce from kflavour.nonce= on the cmdline
  *
  * then ends the VM through QEMU's isa-debug-exit port (exit status 33),
- * falling back to reboot(RB_POWER_OFF).
+ * falling back to reboot(RB_POWER_OFF). The protocol's literals are those
+ * of console.h, which the host tools read it with.
  *
  * kflavour.mode= on the kernel command line selects a negative case:
  *   hang   print nothing, never end (the runner's hang detection)
@@ -40,7 +41,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define DEBUG_EXIT_PORT	0xf4
+#include "console.h"
+
 #define PROBE_FILE	"/sys/kernel/debug/x86/flavour_probe"
 #define LKDTM_FILE	"/sys/kernel/debug/provoke-crash/DIRECT"
 #define MAX_TESTS	16
@@ -267,7 +269,7 @@ static void fact(const char *key, const char *value)
 	for (i = 0; i < sizeof(v) - 1 && value[i]; i++)
 		v[i] = iscntrl((unsigned char)value[i]) ? ' ' : value[i];
 	v[i] = '\0';
-	say("kf: %s=%s", key, v);
+	say(KF_FACT_PREFIX "%s=%s", key, v);
 }
 
 static void cpuinfo_fact(const char *key, const char *field)
@@ -339,8 +341,8 @@ static void print_facts(int have_probe)
 		next = l + strcspn(l, "\n");
 		if (*next)
 			*next++ = '\0';
-		if (!strncmp(l, "flavour-probe: ", 15))
-			l += 15;
+		if (!strncmp(l, KF_PROBE_PREFIX, strlen(KF_PROBE_PREFIX)))
+			l += strlen(KF_PROBE_PREFIX);
 		eq = strchr(l, '=');
 		if (!eq || eq == l)
 			continue;
@@ -355,7 +357,7 @@ static void print_ktap(void)
 	say("KTAP version 1");
 	say("1..1");
 	say("    KTAP version 1");
-	say("    # Subtest: kflavour_init");
+	say("    # Subtest: " KF_INIT_SUITE);
 	say("    1..%d", nr_results);
 	int failed = 0;
 
@@ -370,7 +372,7 @@ static void print_ktap(void)
 			say("    %s %d %s", r->ok ? "ok" : "not ok", i + 1, r->name);
 		failed += !r->ok;
 	}
-	say("%s 1 kflavour_init", failed ? "not ok" : "ok");
+	say("%s 1 " KF_INIT_SUITE, failed ? "not ok" : "ok");
 }
 
 /* Wait until the console has sent everything, then end the VM. */
@@ -378,7 +380,7 @@ static void __attribute__((noreturn)) end_vm(int have_ioperm)
 {
 	tcdrain(1);
 	if (have_ioperm)
-		outl(0x10, DEBUG_EXIT_PORT);	/* QEMU exits (0x10 << 1) | 1 = 33 */
+		outl(KF_DEBUG_EXIT_VALUE, KF_DEBUG_EXIT_PORT);	/* QEMU exits KF_EXIT_PASS */
 	sync();
 	reboot(RB_POWER_OFF);
 	for (;;)
@@ -403,13 +405,13 @@ int main(void)
 	mount_check("mount_proc", "proc", "/proc");
 	slurp("/proc/cmdline", cmdline, sizeof(cmdline));
 
-	cmdline_param("kflavour.mode", mode, sizeof(mode));
-	if (!strcmp(mode, "hang")) {
+	cmdline_param(KF_MODE_PARAM, mode, sizeof(mode));
+	if (!strcmp(mode, KF_MODE_HANG)) {
 		/* Negative case: say nothing, never end. */
 		for (;;)
 			pause();
 	}
-	cmdline_param("kflavour.nonce", nonce, sizeof(nonce));
+	cmdline_param(KF_NONCE_PARAM, nonce, sizeof(nonce));
 
 	mount_check("mount_sys", "sysfs", "/sys");
 	mount_check("mount_devtmpfs", "devtmpfs", "/dev");
@@ -450,7 +452,7 @@ int main(void)
 			result("probe_readable", have_probe = 1);
 	}
 
-	if (!strcmp(mode, "oops")) {
+	if (!strcmp(mode, KF_MODE_OOPS)) {
 		/* A real kernel WARNING, from the kernel's own crash tester. */
 		fd = open(LKDTM_FILE, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -465,17 +467,17 @@ int main(void)
 			close(fd);
 	}
 
-	have_ioperm = ioperm(DEBUG_EXIT_PORT, 4, 1) == 0;
+	have_ioperm = ioperm(KF_DEBUG_EXIT_PORT, KF_DEBUG_EXIT_SIZE, 1) == 0;
 	if (have_ioperm)
 		result("debug_exit_ioperm", 1);
 	else
 		fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
-		     DEBUG_EXIT_PORT, strerror(errno));
+		     KF_DEBUG_EXIT_PORT, strerror(errno));
 
 	print_ktap();
 	print_facts(have_probe);
 	if (first_line("/proc/uptime", buf, sizeof(buf)))
-		say("kflavour-uptime %.*s", (int)strcspn(buf, " "), buf);
-	say("kflavour-end %s", nonce[0] ? nonce : "(no kflavour.nonce=)");
+		say(KF_UPTIME "%.*s", (int)strcspn(buf, " "), buf);
+	say(KF_END_MARKER "%s", nonce[0] ? nonce : KF_NO_NONCE);
 	end_vm(have_ioperm);
 }

@@ -312,11 +312,11 @@ static void ktap_line(struct kf_log *log, const char *s)
 /* kflavour.nonce= of the kernel's "Command line:" line. */
 static void cmdline_nonce(struct kf_log *log, const char *s)
 {
-	const char *p = strstr(s, "kflavour.nonce=");
+	const char *p = strstr(s, KF_NONCE_PARAM "=");
 
 	if (!p || log->cmdline_nonce)
 		return;
-	p += strlen("kflavour.nonce=");
+	p += strlen(KF_NONCE_PARAM "=");
 	log->cmdline_nonce = strndup(p, strcspn(p, " "));
 	if (!log->cmdline_nonce)
 		kf_die(1, "out of memory");

@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "console.h"	/* the init's lines: facts, end marker, exit status */
+
 enum kf_verdict {
 	KF_PASS,
 	KF_TEST_FAIL,
@@ -39,13 +41,9 @@ int kf_verdict_from_name(const char *name);
 #define KF_NOTE_TIMEOUT	"timeout: "		/* + the boot took longer than N s */
 #define KF_NOTE_NOSTART	"qemu did not start: "	/* + why */
 
-/* The console lines that decide a verdict (also used by the runner). */
+/* The kernel's console lines that decide a verdict (also used by the runner). */
 #define KF_REFUSED_TEXT	"This kernel requires an x86-64 CPU"
 #define KF_PANIC_TEXT	"Kernel panic - not syncing"
-#define KF_END_MARKER	"kflavour-end "
-#define KF_UPTIME	"kflavour-uptime "
-#define KF_FACT_PREFIX	"kf: "
-#define KF_EXIT_PASS	33	/* isa-debug-exit: (0x10 << 1) | 1 */
 
 #define KF_MAX_WARNINGS	32
 
@@ -58,7 +56,7 @@ struct kf_ktap_result {
 };
 
 struct kf_fact {
-	char *key;		/* without "kf: " */
+	char *key;		/* without KF_FACT_PREFIX */
 	char *value;
 };
 
@@ -82,8 +80,8 @@ struct kf_log {
 	int refused, panic, oops;	/* counts of such lines */
 	int end_seen;			/* end marker with the right nonce */
 	int end_wrong_nonce;
-	double guest_seconds;		/* from kflavour-uptime, -1 if none */
-	char *cmdline_nonce;		/* kflavour.nonce= of "Command line:" */
+	double guest_seconds;		/* from KF_UPTIME, -1 if none */
+	char *cmdline_nonce;		/* KF_NONCE_PARAM= of "Command line:" */
 
 	struct kf_ktap_result *results;
 	size_t nr_results, cap_results;

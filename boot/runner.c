@@ -22,6 +22,7 @@
  * the same signal, and PR_SET_PDEATHSIG ends QEMU if the runner is killed.
  * See docs/boot.md.
  */
+#include "console.h"
 #include "logparse.h"
 #include "../lib/kf.h"
 
@@ -777,10 +778,11 @@ int main(int argc, char **argv)
 	char *nonce = make_nonce();
 	ncpus = smp_cpus(recipe.value[KF_SMP]);
 	char *ncpus_arg = ncpus > 0 ? kf_xasprintf(" nr_cpus=%d", ncpus) : kf_xstrdup("");
-	char *cmdline = kf_xasprintf("console=ttyS0 panic=-1%s kflavour.nonce=%s%s%s%s%s",
+	char *cmdline = kf_xasprintf("console=ttyS0 panic=-1%s " KF_NONCE_PARAM "=%s%s%s%s%s",
 		ncpus_arg, nonce,
 		*recipe.value[KF_CMDLINE] ? " " : "", recipe.value[KF_CMDLINE],
 		o.append && *o.append ? " " : "", o.append ? o.append : "");
+	static const char debug_exit_device[] = KF_DEBUG_EXIT_DEVICE;
 	char *qargv[] = {
 		/* One host thread for all vCPUs: a boot does little in parallel,
 		 * and two boots at once on 2 cores are faster than with a thread
@@ -791,7 +793,7 @@ int main(int argc, char **argv)
 		"-m", recipe.value[KF_MEMORY],
 		"-kernel", (char *)o.kernel, "-initrd", (char *)o.initrd,
 		"-append", cmdline,
-		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+		"-device", (char *)debug_exit_device,
 		/* last: --bios '' leaves QEMU's default firmware (SeaBIOS) */
 		*o.bios ? "-bios" : NULL, (char *)o.bios, NULL
 	};

@@ -13,8 +13,8 @@ say() { echo "  REPRO   $f: $*"; }
 build_in() {	# build_in OUTDIR: FLAVOUR built there, compiler only
 	"$top/build/linktree.sh" "$kdir" "$1/$kver"
 	say "building in $1 (CCACHE=0)"
-	# KF_LOCKED= : the nested make takes the lock of its own out=
-	$make -C "$top" build flavour="$f" kver="$kver" out="$1" CCACHE=0 DISTCC_HOSTS= KF_LOCKED=
+	# Another out=: the nested make takes that out='s lock itself (Makefile).
+	$make -C "$top" build flavour="$f" kver="$kver" out="$1" CCACHE=0 DISTCC_HOSTS=
 }
 
 if "$out/tools/kf-facts" --from-compiler --odir "$kdir/$f"; then

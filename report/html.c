@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * html.c - report.html: one self-contained file (inline CSS and SVG, no
- * script), written atomically. The flavour table, the flavour x CPU matrix
- * (each cell links to its console log, relative to out/<kver>/), bar charts,
- * the config diff and the console diffs. Every piece of text is escaped.
+ * html.c - report.html: one self-contained file (inline CSS from
+ * report/report.css and SVG, no script), written atomically. The flavour
+ * table, the flavour x CPU matrix (each cell links to its console log,
+ * relative to out/<kver>/), bar charts, the config diff and the console
+ * diffs. Every piece of text is escaped.
  */
 #include "report.h"
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,91 +38,18 @@ void sb_esc(struct strbuf *sb, const char *s)
 	}
 }
 
-static const char css[] =
-"*{box-sizing:border-box}\n"
-"body{margin:0;background:#f4f6f8;color:#1f2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',"
-"Roboto,'DejaVu Sans',sans-serif}\n"
-"main{max-width:1220px;margin:0 auto;padding:24px 28px 40px}\n"
-"header{background:linear-gradient(135deg,#0d2b4e,#1f4f82);color:#fff;padding:22px 28px}\n"
-"header .in{max-width:1220px;margin:0 auto;padding:0 28px}\n"
-"header h1{margin:0;font-size:24px;font-weight:650;letter-spacing:.2px}\n"
-"header .sub{margin-top:4px;color:#c9d9ee}\n"
-".pills{margin-top:12px;display:flex;gap:8px;flex-wrap:wrap}\n"
-".pill{background:rgba(255,255,255,.13);border:1px solid rgba(255,255,255,.22);"
-"border-radius:999px;padding:2px 11px;font-size:13px}\n"
-"section{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:16px 20px 18px;"
-"margin:18px 0;box-shadow:0 1px 2px rgba(31,35,40,.05)}\n"
-"h2{font-size:17px;margin:0 0 4px}\n"
-"h3{font-size:14px;margin:0 0 6px;color:#424a53}\n"
-"p.note{color:#656d76;margin:0 0 12px;font-size:13px}\n"
-"table{border-collapse:collapse;width:100%}\n"
-"th,td{text-align:left;padding:6px 10px;border-bottom:1px solid #eaeef2;vertical-align:top}\n"
-"th{font-weight:600;color:#424a53;background:#f6f8fa}\n"
-"td.k{color:#57606a;white-space:nowrap;width:150px}\n"
-"td.num,th.num{font-variant-numeric:tabular-nums}\n"
-"table.runtime td,table.runtime th{font-size:12.5px;padding:3px 6px}\n"
-"table.pair td{border:0;padding:0 6px 0 0}\n"
-"td.share{color:#cf222e;font-weight:600}\n"
-"code.warn{font-size:11.5px;color:#9a6700;white-space:pre-wrap}\n"
-"code,.mono,pre{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12.5px}\n"
-".missing{color:#8c959f;font-style:italic}\n"
-".delta{font-size:12px;margin-left:6px;padding:0 5px;border-radius:4px;background:#eef1f4;color:#57606a}\n"
-".delta.up{background:#fff1e5;color:#9a4a00}.delta.down{background:#e6f4ea;color:#116329}\n"
-".fl{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:0}\n"
-".c0{fill:#2f6feb;background:#2f6feb}.c1{fill:#d4761c;background:#d4761c}"
-".c2{fill:#8250df;background:#8250df}.c3{fill:#1a7f37;background:#1a7f37}"
-".c4{fill:#bf3989;background:#bf3989}.c5{fill:#0a7ea4;background:#0a7ea4}\n"
-".status{font-size:12px;border-radius:999px;padding:1px 8px;border:1px solid #d0d7de;color:#57606a}\n"
-".status.booted{background:#dafbe1;border-color:#aceebb;color:#116329}\n"
-".status.built{background:#ddf4ff;border-color:#b6e3ff;color:#0550ae}\n"
-"table.matrix td.cell{padding:0;border:3px solid #fff;border-radius:8px;width:auto}\n"
-"table.matrix th.cpu{text-align:center}\n"
-"table.matrix th.cpu small{display:block;font-weight:400;color:#8c959f}\n"
-".cell a,.cell .box{display:block;padding:8px 10px;color:inherit;text-decoration:none;min-height:64px}\n"
-".cell a:hover{filter:brightness(.96)}\n"
-".cell .verdict{display:block;font-weight:650;font-size:14px}\n"
-".cell .secs{font-size:12px;opacity:.85}\n"
-".cell .ktap{font-size:12px;opacity:.85;margin-left:8px}\n"
-".cell .tag{float:right;font-size:10.5px;text-transform:uppercase;letter-spacing:.4px;opacity:.7}\n"
-".lv{display:inline-block;margin-top:4px;font-size:11.5px;padding:0 6px;border-radius:4px;"
-"background:rgba(255,255,255,.7);border:1px solid rgba(0,0,0,.12)}\n"
-".lv-match{color:#116329}.lv-too-small{color:#9a4a00}.lv-too-large{color:#6639ba}\n"
-".verdict-pass{background:#dafbe1;color:#0f5323}\n"
-".verdict-test-fail{background:#fff1c2;color:#6f4400}\n"
-".verdict-panic,.verdict-oops{background:#ffd8d3;color:#8a0c20}\n"
-".verdict-hang{background:#ffe2cc;color:#7a2e00}\n"
-".verdict-refused{background:#ddf4ff;color:#0a3f8a}\n"
-".verdict-qemu-error,.verdict-unknown{background:#e7ebef;color:#424a53}\n"
-".verdict-none{background:repeating-linear-gradient(135deg,#f6f8fa 0 8px,#eef1f4 8px 16px);color:#8c959f}\n"
-".cell.unexpected{box-shadow:inset 0 0 0 2px #cf222e}\n"
-".legend{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 10px;font-size:12px}\n"
-".legend span{padding:2px 8px;border-radius:5px}\n"
-".charts{display:grid;grid-template-columns:1fr 1fr;gap:14px 36px}\n"
-"div.chart{margin-bottom:14px}\n"
-"svg.chart{width:100%;height:auto;display:block}\n"
-"svg text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:#424a53}\n"
-"svg text.group{font-weight:600;fill:#1f2328}\n"
-"svg text.value{fill:#57606a}\n"
-"svg text.missing{fill:#8c959f;font-style:italic}\n"
-"svg line.axis{stroke:#d0d7de}\n"
-"svg rect.bar{opacity:.9}\n"
-"tr.grp td{background:#f6f8fa;font-weight:600;color:#424a53;text-transform:uppercase;"
-"font-size:11.5px;letter-spacing:.5px}\n"
-"td .frag{display:block;font-size:11.5px;color:#8c959f}\n"
-"table.cdiff td:first-child{width:34%}\n"
-"td.val code{font-weight:600}\n"
-"td.val.n code{color:#8c959f;font-weight:400}\n"
-"details{border:1px solid #d8dee4;border-radius:8px;margin:8px 0;background:#fff}\n"
-"summary{cursor:pointer;padding:8px 12px;list-style-position:inside}\n"
-"summary .kind{font-size:11px;text-transform:uppercase;letter-spacing:.4px;color:#8c959f;margin-right:6px}\n"
-".add{color:#116329}.del{color:#a40e26}\n"
-"pre.diff{margin:0;padding:8px 0;border-top:1px solid #eaeef2;overflow-x:auto;background:#fbfcfd}\n"
-"pre.diff span{display:block;padding:0 12px;white-space:pre}\n"
-"pre.diff .d{background:#ffebe9}\n"
-"pre.diff .a{background:#e6ffec}\n"
-"pre.diff .h{color:#0550ae;background:#f1f8ff}\n"
-"pre.diff .s{color:#57606a}\n"
-"footer{color:#8c959f;font-size:12px;text-align:center;margin-top:8px}\n";
+/*
+ * The style sheet is report/report.css, embedded when the tool is built (no
+ * file is read at run time): the assembler copies its bytes here, then a NUL.
+ */
+__asm__(".pushsection .rodata\n"
+	".globl kf_report_css\n"
+	".hidden kf_report_css\n"
+	"kf_report_css:\n"
+	".incbin \"report/report.css\"\n"
+	".byte 0\n"
+	".popsection\n");
+extern const char kf_report_css[];
 
 static void esc(struct strbuf *sb, const char *s)
 {
@@ -177,47 +106,102 @@ static void header(struct strbuf *sb, const struct report *r)
 	sb_add(sb, "</div></div></header>\n<main>\n");
 }
 
-static void size_td(struct strbuf *sb, const struct report *r, size_t i,
-		    const char *section, const char *absent)
+/* A flavour row's cell (rows.c has the value and its missing text). */
+static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row_id id)
 {
-	long long v, ref = -1;
+	const struct row_value v = row_value(r, i, id);
+	enum row_kind kind = report_rows[id].kind;
+	int num = kind == RK_NUMBER || kind == RK_SIZE || kind == RK_BYTES ||
+		  kind == RK_SECONDS;
+	char a[32];
 
-	for (size_t k = 0; k < r->nfl; k++) {
-		ref = section ? flavour_section(&r->fl[k], section) : r->fl[k].bzimage_bytes;
-		if (ref >= 0) {
-			if (k == i)
-				ref = -1;	/* this is the reference */
-			break;
-		}
+	sb_add(sb, num ? "<td class=\"num\">" : "<td>");
+	if (v.missing) {
+		missing(sb, v.missing);
+		sb_add(sb, "</td>");
+		return;
 	}
-	v = section ? flavour_section(&r->fl[i], section) : r->fl[i].bzimage_bytes;
-	sb_add(sb, "<td class=\"num\">");
-	if (v < 0) {
-		missing(sb, r->fl[i].has_build ? "—" : absent);
-	} else {
-		char a[32];
-
-		sb_addf(sb, "%lld", v);
-		fmt_size(a, sizeof(a), v);
-		sb_add(sb, " <span class=\"missing\">(");
-		esc(sb, a);
-		sb_add(sb, ")</span>");
-		if (ref >= 0) {
-			char d[32];
-
-			fmt_delta(d, sizeof(d), v - ref);
-			sb_addf(sb, "<span class=\"delta%s\">", v > ref ? " up" : v < ref ? " down" : "");
-			esc(sb, d);
+	switch (kind) {
+	case RK_TEXT:
+		esc(sb, v.text);
+		break;
+	case RK_CODE:
+		sb_add(sb, "<code>");
+		esc(sb, v.text);
+		sb_add(sb, "</code>");
+		break;
+	case RK_NUMBER:
+		sb_addf(sb, "%lld", v.num);
+		break;
+	case RK_SIZE:
+	case RK_BYTES:
+		sb_addf(sb, "%lld", v.num);
+		if (kind == RK_SIZE) {
+			fmt_size(a, sizeof(a), v.num);
+			sb_add(sb, " <span class=\"missing\">(");
+			esc(sb, a);
+			sb_add(sb, ")</span>");
+		}
+		if (v.ref >= 0) {
+			fmt_delta(a, sizeof(a), v.num - v.ref);
+			sb_addf(sb, "<span class=\"delta%s\">", v.num > v.ref ? " up" :
+				v.num < v.ref ? " down" : "");
+			esc(sb, a);
 			sb_add(sb, "</span>");
 		}
+		break;
+	case RK_MARCH:
+		if (v.text) {
+			sb_add(sb, "<code>-march=");
+			esc(sb, v.text);
+			sb_add(sb, "</code>");
+			break;
+		}
+		sb_add(sb, "<span class=\"missing\">none</span>");
+		if (v.mtune) {
+			sb_add(sb, " <code>-mtune=");
+			esc(sb, v.mtune);
+			sb_add(sb, "</code>");
+		}
+		break;
+	case RK_MICROCODE:
+		sb_addf(sb, "<code>MICROCODE=%s</code>%s%s", v.num ? "y" : "n",
+			v.intel ? " intel" : "", v.amd ? " amd" : "");
+		break;
+	case RK_SECONDS:
+		if (isnan(v.wall)) {
+			sb_addf(sb, "%.1f wall", v.seconds);
+			break;
+		}
+		sb_addf(sb, "%.1f wall, %.1f CPU", v.wall, v.cpu);
+		if (v.alongside >= 0)
+			sb_addf(sb, " <span class=\"missing\">(%ld other build%s "
+				"alongside)</span>", v.alongside, v.alongside == 1 ? "" : "s");
+		if (v.compiled == 0)
+			sb_add(sb, " <span class=\"missing\">(the last build since "
+				   "was a no-op)</span>");
+		break;
+	case RK_WARNINGS:
+		sb_addf(sb, "%lld", v.num);
+		for (size_t k = 0; k < r->fl[i].nwarning_lines; k++) {
+			sb_add(sb, "<br><code class=\"warn\">");
+			esc(sb, r->fl[i].warning_lines[k]);
+			sb_add(sb, "</code>");
+		}
+		break;
 	}
 	sb_add(sb, "</td>");
 }
 
-static void code_td(struct strbuf *sb, const struct report *r, size_t i);
-
 static void flavour_table(struct strbuf *sb, const struct report *r)
 {
+	/* The flavour rows (rows.c) in this table's order. */
+	static const enum row_id rows[] = {
+		ROW_DESCRIPTION, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
+		ROW_BZIMAGE, ROW_TEXT, ROW_DATA, ROW_PERCPU, ROW_CODE,
+		ROW_BUILD_SECONDS, ROW_WARNINGS,
+	};
+
 	sb_add(sb, "<section id=\"flavours\"><h2>Flavours</h2>"
 		   "<p class=\"note\">Facts from each flavour's final <code>.config</code>, "
 		   "<code>build.json</code> and boot records. Sizes show the difference "
@@ -227,7 +211,7 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		esc(sb, r->fl[i].name);
 		sb_addf(sb, " <span class=\"status %s\">", r->fl[i].nboots ? "booted" :
 			r->fl[i].has_build ? "built" : "none");
-		esc(sb, flavour_status(&r->fl[i]));
+		esc(sb, row_value(r, i, ROW_STATUS).text);
 		sb_add(sb, "</span>");
 		if (r->fl[i].config_failed) {
 			sb_add(sb, "<br><span class=\"status none\">last config attempt failed: ");
@@ -236,135 +220,18 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		}
 		sb_add(sb, "</th>");
 	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">description</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_add(sb, "<td>");
-		if (r->fl[i].description)
-			esc(sb, r->fl[i].description);
-		else
-			missing(sb, "—");
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">CPU choice</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
+	for (size_t k = 0; k < sizeof(rows) / sizeof(*rows); k++) {
+		const struct row *row = &report_rows[rows[k]];
 
-		sb_add(sb, "<td>");
-		if (!f->has_config) {
-			missing(sb, "— (not configured)");
-		} else {
+		sb_add(sb, "</tr>\n<tr><td class=\"k\">");
+		if (row->section)
 			sb_add(sb, "<code>");
-			esc(sb, f->cpu_choice ? f->cpu_choice : "(none)");
+		esc(sb, row->html_label ? row->html_label : row->label);
+		if (row->section)
 			sb_add(sb, "</code>");
-		}
 		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">-march</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td>");
-		if (!f->has_build) {
-			missing(sb, "not built");
-		} else if (f->march) {
-			sb_add(sb, "<code>-march=");
-			esc(sb, f->march);
-			sb_add(sb, "</code>");
-		} else {
-			sb_add(sb, "<span class=\"missing\">none</span>");
-			if (f->mtune) {
-				sb_add(sb, " <code>-mtune=");
-				esc(sb, f->mtune);
-				sb_add(sb, "</code>");
-			}
-		}
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">L1 line bytes</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_add(sb, "<td class=\"num\">");
-		if (r->fl[i].l1_bytes > 0)
-			sb_addf(sb, "%ld", r->fl[i].l1_bytes);
-		else
-			missing(sb, "—");
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">SMT</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_add(sb, "<td>");
-		if (r->fl[i].smt < 0)
-			missing(sb, "—");
-		else
-			sb_add(sb, r->fl[i].smt ? "<code>SCHED_SMT=y</code>" : "<code>n</code>");
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">microcode</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td>");
-		if (f->microcode < 0) {
-			missing(sb, "—");
-		} else {
-			sb_addf(sb, "<code>MICROCODE=%s</code>", f->microcode ? "y" : "n");
-			if (!strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y"))
-				sb_add(sb, " intel");
-			if (!strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y"))
-				sb_add(sb, " amd");
-		}
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">bzImage bytes</td>");
-	for (size_t i = 0; i < r->nfl; i++)
-		size_td(sb, r, i, NULL, "not built");
-	static const char *const secs[] = { ".text", ".data", ".data..percpu" };
-
-	for (size_t s = 0; s < 3; s++) {
-		sb_add(sb, "</tr>\n<tr><td class=\"k\"><code>");
-		esc(sb, secs[s]);
-		sb_add(sb, "</code></td>");
 		for (size_t i = 0; i < r->nfl; i++)
-			size_td(sb, r, i, secs[s], "not built");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">code bytes</td>");
-	for (size_t i = 0; i < r->nfl; i++)
-		code_td(sb, r, i);
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">build seconds</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td class=\"num\">");
-		if (!isnan(f->full_wall)) {
-			sb_addf(sb, "%.1f wall, %.1f CPU", f->full_wall, f->full_cpu);
-			if (f->alongside >= 0)
-				sb_addf(sb, " <span class=\"missing\">(%ld other build%s "
-					"alongside)</span>", f->alongside, f->alongside == 1 ? "" : "s");
-			if (f->compiled == 0)
-				sb_add(sb, " <span class=\"missing\">(the last build since "
-					   "was a no-op)</span>");
-		} else if (isnan(f->build_seconds)) {
-			missing(sb, f->has_build ? "—" : "not built");
-		} else {
-			sb_addf(sb, "%.1f wall", f->build_seconds);
-		}
-		sb_add(sb, "</td>");
-	}
-	sb_add(sb, "</tr>\n<tr><td class=\"k\">build warnings</td>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct flavour *f = &r->fl[i];
-
-		sb_add(sb, "<td>");
-		if (f->warnings < 0) {
-			missing(sb, f->has_build ? "—" : "not built");
-		} else {
-			sb_addf(sb, "%ld", f->warnings);
-			for (size_t k = 0; k < f->nwarning_lines; k++) {
-				sb_add(sb, "<br><code class=\"warn\">");
-				esc(sb, f->warning_lines[k]);
-				sb_add(sb, "</code>");
-			}
-		}
-		sb_add(sb, "</td>");
+			row_td(sb, r, i, rows[k]);
 	}
 	sb_add(sb, "</tr></table><p class=\"note\"><b>code bytes</b>: the sizes of the "
 		   "function symbols in <code>.text</code> (vmlinux's symbol table), which "
@@ -372,32 +239,6 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		   "to 2 MiB inside it. <b>build seconds</b>: the last build that compiled "
 		   "objects (a no-op rebuild keeps it), wall and CPU time, and how many "
 		   "other flavours' builds shared the machine meanwhile.</p></section>\n");
-}
-
-static void code_td(struct strbuf *sb, const struct report *r, size_t i)
-{
-	long long ref = -1, v = r->fl[i].code_bytes;
-
-	for (size_t k = 0; k < r->nfl; k++)
-		if (r->fl[k].code_bytes >= 0) {
-			ref = k == i ? -1 : r->fl[k].code_bytes;
-			break;
-		}
-	sb_add(sb, "<td class=\"num\">");
-	if (v < 0) {
-		missing(sb, r->fl[i].has_build ? "—" : "not built");
-	} else {
-		sb_addf(sb, "%lld", v);
-		if (ref >= 0) {
-			char d[32];
-
-			fmt_delta(d, sizeof(d), v - ref);
-			sb_addf(sb, "<span class=\"delta%s\">", v > ref ? " up" : v < ref ? " down" : "");
-			esc(sb, d);
-			sb_add(sb, "</span>");
-		}
-	}
-	sb_add(sb, "</td>");
 }
 
 static void tri_td(struct strbuf *sb, int v)
@@ -708,10 +549,127 @@ static const char *base(const char *path)
 	return s ? s + 1 : path;
 }
 
-static void config_diff(struct strbuf *sb, const struct report *r)
+static void cdiff_head(struct strbuf *sb, const struct report *r)
+{
+	sb_add(sb, "<table class=\"cdiff\"><tr><th>symbol</th>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
+		esc(sb, r->fl[i].name);
+		sb_add(sb, "</th>");
+	}
+	sb_add(sb, "</tr>\n");
+}
+
+static void cdiff_row(struct strbuf *sb, const struct report *r, const struct cdiff_sym *s)
+{
+	sb_add(sb, "<tr><td><code>CONFIG_");
+	esc(sb, s->name);
+	sb_add(sb, "</code></td>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct cdiff_cell *c = &s->cell[i];
+
+		if (!c->value) {
+			sb_add(sb, "<td class=\"val\">");
+			missing(sb, "— (not configured)");
+			sb_add(sb, "</td>");
+			continue;
+		}
+		sb_addf(sb, "<td class=\"val%s\"><code>", strcmp(c->value, "n") != 0 ? "" : " n");
+		esc(sb, c->value);
+		sb_add(sb, "</code><span class=\"frag\" title=\"");
+		esc(sb, c->fragment);
+		if (c->line > 0)
+			sb_addf(sb, ":%d", c->line);
+		sb_add(sb, "\">");
+		esc(sb, base(c->fragment));
+		sb_add(sb, "</span></td>");
+	}
+	sb_add(sb, "</tr>\n");
+}
+
+/* The rows of the groups shown in full (all of them, or all but "other"). */
+static void cdiff_groups(struct strbuf *sb, const struct report *r, int with_other)
 {
 	int group = -1;
 
+	cdiff_head(sb, r);
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const struct cdiff_sym *s = &r->cdiff[k];
+
+		if (s->group == KC_OTHER && !with_other)
+			continue;
+		if ((int)s->group != group) {
+			group = (int)s->group;
+			sb_addf(sb, "<tr class=\"grp\"><td colspan=\"%zu\">", r->nfl + 1);
+			esc(sb, kc_group_names[s->group]);
+			sb_add(sb, "</td></tr>\n");
+		}
+		cdiff_row(sb, r, s);
+	}
+	sb_add(sb, "</table>");
+}
+
+struct menu_count {
+	const char *menu;
+	size_t n;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct menu_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->menu, y->menu);
+}
+
+/* Too many to read: the "other" group folded by Kconfig menu, largest first. */
+static void cdiff_folded(struct strbuf *sb, const struct report *r)
+{
+	struct menu_count *m = kf_xmalloc(r->ncdiff * sizeof(*m));
+	size_t nm = 0, other = 0;
+
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const char *menu = r->cdiff[k].menu ? r->cdiff[k].menu : "(top level)";
+		size_t j;
+
+		if (r->cdiff[k].group != KC_OTHER)
+			continue;
+		other++;
+		for (j = 0; j < nm && strcmp(m[j].menu, menu) != 0; j++)
+			;
+		if (j == nm)
+			m[nm++] = (struct menu_count){ menu, 0 };
+		m[j].n++;
+	}
+	qsort(m, nm, sizeof(*m), by_count);
+	sb_addf(sb, "<p class=\"note\">%zu symbols differ, more than %d: the groups "
+		"cpu, cache, smt and microcode in full, the %zu others folded by Kconfig "
+		"menu (largest first). <code>report.json</code> has every one; "
+		"<code>make diffconfig</code> counts them by menu too.</p>",
+		r->ncdiff, CDIFF_FOLD, other);
+	if (other < r->ncdiff)
+		cdiff_groups(sb, r, 0);
+	for (size_t j = 0; j < nm; j++) {
+		sb_addf(sb, "<details><summary><span class=\"kind\">%zu symbol%s</span>",
+			m[j].n, m[j].n == 1 ? "" : "s");
+		esc(sb, m[j].menu);
+		sb_add(sb, "</summary>");
+		cdiff_head(sb, r);
+		for (size_t k = 0; k < r->ncdiff; k++) {
+			const struct cdiff_sym *s = &r->cdiff[k];
+
+			if (s->group == KC_OTHER &&
+			    !strcmp(s->menu ? s->menu : "(top level)", m[j].menu))
+				cdiff_row(sb, r, s);
+		}
+		sb_add(sb, "</table></details>\n");
+	}
+	free(m);
+}
+
+static void config_diff(struct strbuf *sb, const struct report *r)
+{
 	sb_add(sb, "<section id=\"config\"><h2>Config differences</h2><p class=\"note\">"
 		   "Symbols whose final value is not the same in every configured flavour, "
 		   "with the fragment that set it (<i>(default)</i>: no fragment does; "
@@ -721,47 +679,11 @@ static void config_diff(struct strbuf *sb, const struct report *r)
 		sb_add(sb, "</section>\n");
 		return;
 	}
-	sb_add(sb, "<table class=\"cdiff\"><tr><th>symbol</th>");
-	for (size_t i = 0; i < r->nfl; i++) {
-		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
-		esc(sb, r->fl[i].name);
-		sb_add(sb, "</th>");
-	}
-	sb_add(sb, "</tr>\n");
-	for (size_t k = 0; k < r->ncdiff; k++) {
-		const struct cdiff_sym *s = &r->cdiff[k];
-
-		if ((int)s->group != group) {
-			group = (int)s->group;
-			sb_addf(sb, "<tr class=\"grp\"><td colspan=\"%zu\">", r->nfl + 1);
-			esc(sb, kc_group_names[s->group]);
-			sb_add(sb, "</td></tr>\n");
-		}
-		sb_add(sb, "<tr><td><code>CONFIG_");
-		esc(sb, s->name);
-		sb_add(sb, "</code></td>");
-		for (size_t i = 0; i < r->nfl; i++) {
-			const struct cdiff_cell *c = &s->cell[i];
-
-			if (!c->value) {
-				sb_add(sb, "<td class=\"val\">");
-				missing(sb, "— (not configured)");
-				sb_add(sb, "</td>");
-				continue;
-			}
-			sb_addf(sb, "<td class=\"val%s\"><code>", strcmp(c->value, "n") != 0 ? "" : " n");
-			esc(sb, c->value);
-			sb_add(sb, "</code><span class=\"frag\" title=\"");
-			esc(sb, c->fragment);
-			if (c->line > 0)
-				sb_addf(sb, ":%d", c->line);
-			sb_add(sb, "\">");
-			esc(sb, base(c->fragment));
-			sb_add(sb, "</span></td>");
-		}
-		sb_add(sb, "</tr>\n");
-	}
-	sb_add(sb, "</table></section>\n");
+	if (r->ncdiff > CDIFF_FOLD)
+		cdiff_folded(sb, r);
+	else
+		cdiff_groups(sb, r, 1);
+	sb_add(sb, "</section>\n");
 }
 
 static void log_diffs(struct strbuf *sb, const struct report *r)
@@ -841,7 +763,7 @@ int html_write(const struct report *r, const char *path)
 		    "<title>kflavour report — Linux ");
 	esc(&sb, r->release);
 	sb_add(&sb, "</title><style>\n");
-	sb_add(&sb, css);
+	sb_add(&sb, kf_report_css);
 	sb_add(&sb, "</style></head><body>\n");
 	header(&sb, r);
 	flavour_table(&sb, r);

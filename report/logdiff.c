@@ -7,6 +7,7 @@
  * SWIOTLB, SLUB's HWalign, the probe's facts. Then an LCS line diff.
  */
 #include "report.h"
+#include "../boot/console.h"
 #include "../lib/kf.h"
 
 #include <ctype.h>
@@ -59,7 +60,7 @@ static const char *const units[] = {
 	"KB", "kB", "MB", "GB", "TB", "K", "M", "G", "k", "bytes",
 };
 
-/* "kf: key=value" facts whose value is a time or a memory size. */
+/* KF_FACT_PREFIX "key=value" facts whose value is a time or a memory size. */
 static const char *const kf_noisy_keys[] = {
 	"seconds", "uptime", "time", "mem", "nonce", "bogomips", "mhz",
 };
@@ -190,23 +191,23 @@ static size_t unit_at(const char *p)
 	return 0;
 }
 
-/* "kf: key=value": is the key a time or memory size? */
+/* KF_FACT_PREFIX "key=value": is the key a time or memory size? */
 static int kf_noisy(const char *s)
 {
-	const char *eq;
+	const char *eq, *k = s + strlen(KF_FACT_PREFIX);
 	char key[128];
 	size_t n;
 
-	if (!starts(s, "kf: "))
+	if (!starts(s, KF_FACT_PREFIX))
 		return 0;
-	eq = strchr(s + 4, '=');
+	eq = strchr(k, '=');
 	if (!eq)
 		return 0;
-	n = (size_t)(eq - s - 4);
+	n = (size_t)(eq - k);
 	if (n >= sizeof(key))
 		n = sizeof(key) - 1;
 	for (size_t i = 0; i < n; i++)
-		key[i] = (char)tolower((unsigned char)s[4 + i]);
+		key[i] = (char)tolower((unsigned char)k[i]);
 	key[n] = '\0';
 	for (size_t i = 0; i < sizeof(kf_noisy_keys) / sizeof(*kf_noisy_keys); i++)
 		if (strstr(key, kf_noisy_keys[i]))
@@ -340,11 +341,11 @@ char *ld_normalise(const char *raw)
 		free(s);
 		return t;
 	}
-	mask_after(&s, "kflavour.nonce=", "<nonce>");
-	mask_after(&s, "kflavour-end ", "<nonce>");
-	mask_after(&s, "kflavour-uptime ", "<n>");
+	mask_after(&s, KF_NONCE_PARAM "=", "<nonce>");
+	mask_after(&s, KF_END_MARKER, "<nonce>");
+	mask_after(&s, KF_UPTIME, "<n>");
 	/* Facts are compared as they are, but for times and memory sizes. */
-	if (starts(s, "kf: ") && !kf_noisy(s))
+	if (starts(s, KF_FACT_PREFIX) && !kf_noisy(s))
 		return s;
 	if (kf_noisy(s)) {
 		char *eq = strchr(s, '=');

@@ -6,6 +6,7 @@
  * NAN); nothing here fails on a half-finished out/.
  */
 #include "report.h"
+#include "../boot/console.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -404,12 +405,12 @@ static void read_console(struct boot *b, const char *text, int *swiotlb_line,
 		char *line = xstrndup(p, len), *s, *kf, *hw;
 
 		s = line;
-		if ((kf = strstr(s, "kf: "))) {
-			char *eq = strchr(kf + 4, '=');
+		if ((kf = strstr(s, KF_FACT_PREFIX))) {
+			char *key = kf + strlen(KF_FACT_PREFIX), *eq = strchr(key, '=');
 
 			if (eq) {
 				*eq = '\0';
-				set_fact(b, kf_trim(kf + 4), kf_trim(eq + 1));
+				set_fact(b, kf_trim(key), kf_trim(eq + 1));
 			}
 		} else if (strstr(s, "software IO TLB: mapped")) {
 			*swiotlb_line = 1;
@@ -417,7 +418,7 @@ static void read_console(struct boot *b, const char *text, int *swiotlb_line,
 			if (hw[8] >= '0' && hw[8] <= '9')
 				b->hwalign = strtol(hw + 8, NULL, 10);
 		}
-		if (strstr(s, "kflavour-end"))
+		if (strstr(s, KF_END_MARKER))
 			*reached_end = 1;
 		if (strstr(s, "microcode: updated") || strstr(s, "microcode: Updated"))
 			*ucode_line = 1;
@@ -795,6 +796,31 @@ static int by_group(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Each differing symbol's Kconfig menu, from the first .config that has it. */
+static void config_diff_menus(struct report *r)
+{
+	struct kc_menus *m = kf_xmalloc(r->nfl * sizeof(*m));
+
+	for (size_t i = 0; i < r->nfl; i++) {
+		char *path = kf_xasprintf("%s/%s/.config", r->kdir, r->fl[i].name);
+		char *text = r->fl[i].has_config ? kf_read_file(path, NULL) : NULL;
+
+		kc_menus_parse(&m[i], text ? text : "");
+		free(text);
+		free(path);
+	}
+	for (size_t k = 0; k < r->ncdiff; k++) {
+		const char *menu = NULL;
+
+		for (size_t i = 0; i < r->nfl && !menu; i++)
+			menu = kc_menu(&m[i], r->cdiff[k].name);
+		r->cdiff[k].menu = kf_xstrdup(menu ? menu : "(top level)");
+	}
+	for (size_t i = 0; i < r->nfl; i++)
+		kc_menus_free(&m[i]);
+	free(m);
+}
+
 static void config_diff(struct report *r)
 {
 	const char **names = NULL;
@@ -840,6 +866,7 @@ static void config_diff(struct report *r)
 		s->name = names[k];
 		s->group = kc_classify(names[k]);
 		s->cell = kf_xmalloc(r->nfl * sizeof(*s->cell));
+		s->menu = NULL;
 		for (size_t i = 0; i < r->nfl; i++) {
 			const struct flavour *f = &r->fl[i];
 			struct cdiff_cell *c = &s->cell[i];
@@ -857,6 +884,8 @@ static void config_diff(struct report *r)
 	free(names);
 	if (r->ncdiff)
 		qsort(r->cdiff, r->ncdiff, sizeof(*r->cdiff), by_group);
+	if (r->ncdiff > CDIFF_FOLD)
+		config_diff_menus(r);
 }
 
 static int read_log(const struct report *r, const struct boot *b, struct ld_log *l)
@@ -970,8 +999,10 @@ void report_free(struct report *r)
 		ld_log_free(&r->ldiff[i].lb);
 	}
 	free(r->ldiff);
-	for (size_t i = 0; i < r->ncdiff; i++)
+	for (size_t i = 0; i < r->ncdiff; i++) {
 		free(r->cdiff[i].cell);
+		free(r->cdiff[i].menu);
+	}
 	free(r->cdiff);
 	for (size_t i = 0; i < r->nfl; i++) {
 		struct flavour *f = &r->fl[i];

@@ -5,7 +5,9 @@
  *
  *   model.c       read out/<kver>/<flavour>/... into struct report
  *   kconfig.c     .config parsing, the config diff and its groups
+ *   menus.c       each symbol's Kconfig menu, from a .config's comments
  *   logdiff.c     console normalisation and the line diff
+ *   rows.c        the flavour rows both renderers show (rows.h)
  *   table.c       the terminal table (100 columns)
  *   json.c        report.json (jansson)
  *   html.c        report.html (inline CSS, no script)
@@ -57,6 +59,20 @@ int kc_is_cpu_choice(const char *name);
  */
 const char *kc_fragment_for(const char *name, char *const *files, size_t nfiles,
 			    int *line);
+
+/* Each symbol of a .config with its Kconfig menu path (menus.c). */
+struct kc_menu_sym {
+	char *name;
+	char *menu;	/* "Device Drivers > Network device support", "(top level)" */
+};
+struct kc_menus {
+	struct kc_menu_sym *v;	/* sorted by name */
+	size_t n;
+};
+void kc_menus_parse(struct kc_menus *m, const char *text);
+/* The menu of 'name', or NULL when the .config does not list it. */
+const char *kc_menu(const struct kc_menus *m, const char *name);
+void kc_menus_free(struct kc_menus *m);
 
 /* ---- logdiff.c ---------------------------------------------------------- */
 
@@ -230,7 +246,15 @@ struct cdiff_sym {
 	const char *name;
 	enum kc_group group;
 	struct cdiff_cell *cell;	/* one per flavour */
+	char *menu;	/* Kconfig menu, only set when more than CDIFF_FOLD differ */
 };
+
+/*
+ * More config differences than this (config/kdiff.c's limit too) are too
+ * many to read: report.html folds those of the "other" group by Kconfig
+ * menu. report.json has every one either way.
+ */
+#define CDIFF_FOLD	100
 
 enum logdiff_kind { LDK_FLAVOURS, LDK_CPUS };
 

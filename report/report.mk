@@ -7,11 +7,11 @@
 #   make logdiff a=F b=G [cpu=C..]  consoles of F and G on each C (default: F's cpu)
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
-report_src := report/report.c report/model.c report/kconfig.c report/logdiff.c \
-	report/table.c report/json.c report/html.c report/svg.c
+report_src := report/report.c report/model.c report/kconfig.c report/menus.c report/rows.c \
+	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c
 $(eval $(call tool,report,$(report_src),-ljansson -lm))
-$(tools)/report: report/report.h
-$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h
+$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h
+$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/rows.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
 # generic=fragments/base.config,fragments/probe.config,...

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * table.c - the terminal table: one column per flavour, at most 'width'
- * columns wide (more flavours than fit: several tables). Missing pieces read
- * "—" (no config), "not built", "not booted".
+ * columns wide (more flavours than fit: several tables). The flavour rows
+ * and their missing texts are rows.c's; this file lays them out in columns,
+ * then a row per CPU model ("not booted" where a flavour was not).
  */
 #include "report.h"
+#include "rows.h"
 #include "../lib/kf.h"
 
 #include <math.h>
@@ -105,41 +107,6 @@ static void rule(FILE *f, int w)
 	fputc('\n', f);
 }
 
-/* Size with the difference to the first flavour that has one. */
-static void size_cell(char *buf, long long v, long long ref, int is_ref,
-		      const char *missing)
-{
-	char a[32], d[32];
-
-	if (v < 0) {
-		snprintf(buf, CELL, "%s", missing);
-		return;
-	}
-	snprintf(a, sizeof(a), "%lld", v);
-	if (is_ref || ref < 0) {
-		snprintf(buf, CELL, "%s", a);
-		return;
-	}
-	fmt_delta(d, sizeof(d), v - ref);
-	snprintf(buf, CELL, "%s (%s)", a, d);
-}
-
-static long long first_value(const struct report *r, const char *section,
-			     size_t *at)
-{
-	for (size_t i = 0; i < r->nfl; i++) {
-		long long v = section ? flavour_section(&r->fl[i], section) :
-			      r->fl[i].bzimage_bytes;
-
-		if (v >= 0) {
-			*at = i;
-			return v;
-		}
-	}
-	*at = (size_t)-1;
-	return -1;
-}
-
 /* A warning line without its build-directory path prefix. */
 static const char *warning_text(const char *l)
 {
@@ -232,86 +199,79 @@ static void boot_detail(char *out, const struct boot *b, const char *what)
 	}
 }
 
-static void fill(const struct report *r, size_t i, const char *what, char *out,
-		 const char **sgr)
+/* A flavour row's cell (rows.c has the value and its missing text). */
+static void row_cell(const struct report *r, size_t i, enum row_id id, char *out,
+		     const char **sgr)
 {
-	const struct flavour *f = &r->fl[i];
-	size_t at;
-	long long ref;
+	const struct row_value v = row_value(r, i, id);
+	char d[32];
 
 	*sgr = NULL;
-	if (!strcmp(what, "status")) {
-		snprintf(out, CELL, "%s", flavour_status(f));
-		*sgr = f->nboots ? "1" : "2";
-	} else if (!strcmp(what, "cpu")) {
-		snprintf(out, CELL, "%s", !f->has_config ? "—" :
-			 f->cpu_choice ? f->cpu_choice : "(none)");
-	} else if (!strcmp(what, "march")) {
-		if (!f->has_build)
-			snprintf(out, CELL, "not built");
-		else if (f->march)
-			snprintf(out, CELL, "%s", f->march);
-		else
-			snprintf(out, CELL, "none%s%s", f->mtune ? ", mtune=" : "",
-				 f->mtune ? f->mtune : "");
-	} else if (!strcmp(what, "l1")) {
-		if (f->l1_bytes > 0)
-			snprintf(out, CELL, "%ld", f->l1_bytes);
-		else
-			snprintf(out, CELL, "—");
-	} else if (!strcmp(what, "smt")) {
-		snprintf(out, CELL, "%s", f->smt < 0 ? "—" : f->smt ? "SCHED_SMT=y" : "n");
-	} else if (!strcmp(what, "microcode")) {
-		if (f->microcode < 0) {
-			snprintf(out, CELL, "—");
-		} else {
-			int in = !strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y");
-			int am = !strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y");
-
-			snprintf(out, CELL, "%s%s%s%s", f->microcode ? "y" : "n",
-				 in || am ? " (" : "", in ? (am ? "intel amd" : "intel") :
-				 am ? "amd" : "", in || am ? ")" : "");
+	if (id == ROW_STATUS)
+		*sgr = r->fl[i].nboots ? "1" : "2";
+	if (id == ROW_WARNINGS && v.num > 0)
+		*sgr = "33";
+	if (v.missing) {
+		snprintf(out, CELL, "%s", v.missing);
+		return;
+	}
+	switch (report_rows[id].kind) {
+	case RK_TEXT:
+	case RK_CODE:
+		snprintf(out, CELL, "%s", v.text);
+		break;
+	case RK_NUMBER:
+		snprintf(out, CELL, "%lld", v.num);
+		break;
+	case RK_SIZE:
+	case RK_BYTES:
+		if (v.ref < 0) {
+			snprintf(out, CELL, "%lld", v.num);
+			break;
 		}
-	} else if (!strcmp(what, "bzimage")) {
-		ref = first_value(r, NULL, &at);
-		size_cell(out, f->bzimage_bytes, ref, at == i, "not built");
-	} else if (what[0] == '.') {
-		ref = first_value(r, what, &at);
-		size_cell(out, flavour_section(f, what), ref, at == i,
-			  f->has_build ? "—" : "not built");
-	} else if (!strcmp(what, "code")) {
-		ref = -1;
-		at = (size_t)-1;
-		for (size_t k = 0; k < r->nfl && ref < 0; k++)
-			if (r->fl[k].code_bytes >= 0) {
-				ref = r->fl[k].code_bytes;
-				at = k;
-			}
-		size_cell(out, f->code_bytes, ref, at == i, f->has_build ? "—" : "not built");
-	} else if (!strcmp(what, "warn")) {
-		if (f->warnings < 0)
-			snprintf(out, CELL, "%s", f->has_build ? "—" : "not built");
-		else if (!f->warnings || !f->nwarning_lines)
-			snprintf(out, CELL, "%ld", f->warnings);
+		fmt_delta(d, sizeof(d), v.num - v.ref);
+		snprintf(out, CELL, "%lld (%s)", v.num, d);
+		break;
+	case RK_MARCH:
+		if (v.text)
+			snprintf(out, CELL, "%s", v.text);
 		else
-			snprintf(out, CELL, "%ld: %s", f->warnings, warning_text(f->warning_lines[0]));
-		*sgr = f->warnings > 0 ? "33" : NULL;
-	} else if (!strcmp(what, "build_s") || !strcmp(what, "build_cpu")) {
-		int wall = !strcmp(what, "build_s");
-		double v = wall ? f->full_wall : f->full_cpu;
+			snprintf(out, CELL, "none%s%s", v.mtune ? ", mtune=" : "",
+				 v.mtune ? v.mtune : "");
+		break;
+	case RK_MICROCODE:
+		snprintf(out, CELL, "%s%s%s%s", v.num ? "y" : "n",
+			 v.intel || v.amd ? " (" : "", v.intel ? (v.amd ? "intel amd" : "intel") :
+			 v.amd ? "amd" : "", v.intel || v.amd ? ")" : "");
+		break;
+	case RK_SECONDS:
+		if (id == ROW_BUILD_CPU)
+			snprintf(out, CELL, "%.1f s", v.cpu);
+		else if (v.alongside >= 0)
+			snprintf(out, CELL, "%.1f s (%ld alongside)",
+				 isnan(v.wall) ? v.seconds : v.wall, v.alongside);
+		else
+			snprintf(out, CELL, "%.1f s", isnan(v.wall) ? v.seconds : v.wall);
+		break;
+	case RK_WARNINGS:
+		if (!v.num || !r->fl[i].nwarning_lines)
+			snprintf(out, CELL, "%lld", v.num);
+		else
+			snprintf(out, CELL, "%lld: %s", v.num,
+				 warning_text(r->fl[i].warning_lines[0]));
+		break;
+	}
+}
 
-		if (isnan(v) && wall)
-			v = f->build_seconds;
-		if (!f->has_build)
-			snprintf(out, CELL, "not built");
-		else if (isnan(v))
-			snprintf(out, CELL, "—");
-		else if (wall && f->alongside >= 0)
-			snprintf(out, CELL, "%.1f s (%ld alongside)", v, f->alongside);
-		else
-			snprintf(out, CELL, "%.1f s", v);
-	} else if (!strncmp(what, "gdt:", 4) || !strncmp(what, "share:", 6) ||
-		   !strncmp(what, "cpu:", 4) || !strncmp(what, "io:", 3)) {
+/* A boot row's cell: "boot:<cpu>", or a detail row "gdt:<cpu>", ... */
+static void boot_cell(const struct report *r, size_t i, const char *what, char *out,
+		      const char **sgr)
+{
+	const struct flavour *f = &r->fl[i];
+
+	*sgr = NULL;
+	if (!strncmp(what, "gdt:", 4) || !strncmp(what, "share:", 6) ||
+	    !strncmp(what, "cpu:", 4) || !strncmp(what, "io:", 3)) {
 		const struct boot *b = flavour_boot(f, strchr(what, ':') + 1);
 
 		if (!b) {
@@ -341,23 +301,11 @@ static void fill(const struct report *r, size_t i, const char *what, char *out,
 static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 			int colw)
 {
-	static const struct {
-		const char *label, *what;
-	} rows[] = {
-		{ "status", "status" },
-		{ "cpu choice", "cpu" },
-		{ "-march", "march" },
-		{ "L1 line bytes", "l1" },
-		{ "SMT", "smt" },
-		{ "microcode", "microcode" },
-		{ "bzImage bytes", "bzimage" },
-		{ ".text", ".text" },
-		{ "code bytes", "code" },
-		{ ".data", ".data" },
-		{ ".data..percpu", ".data..percpu" },
-		{ "build wall", "build_s" },
-		{ "build CPU", "build_cpu" },
-		{ "build warnings", "warn" },
+	/* The flavour rows (rows.c) in the table's order. */
+	static const enum row_id rows[] = {
+		ROW_STATUS, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
+		ROW_BZIMAGE, ROW_TEXT, ROW_CODE, ROW_DATA, ROW_PERCPU,
+		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_WARNINGS,
 	};
 	static const struct {
 		const char *label, *what;
@@ -377,9 +325,9 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	fputc('\n', f);
 	rule(f, width - 1);
 	for (size_t k = 0; k < sizeof(rows) / sizeof(*rows); k++) {
-		cell(f, rows[k].label, LABEL, NULL);
+		cell(f, report_rows[rows[k]].label, LABEL, NULL);
 		for (size_t i = from; i < to; i++) {
-			fill(r, i, rows[k].what, buf, &sgr);
+			row_cell(r, i, rows[k], buf, &sgr);
 			cell(f, buf, colw, sgr);
 		}
 		fputc('\n', f);
@@ -398,7 +346,7 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		cell(f, label, LABEL, NULL);
 		snprintf(what, sizeof(what), "boot:%s", r->cpus[c].name);
 		for (size_t i = from; i < to; i++) {
-			fill(r, i, what, buf, &sgr);
+			boot_cell(r, i, what, buf, &sgr);
 			cell(f, buf, colw, sgr);
 		}
 		fputc('\n', f);
@@ -410,7 +358,7 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 			snprintf(what, sizeof(what), "%s%s", boot_rows[k].what, r->cpus[c].name);
 			cell(f, boot_rows[k].label, LABEL, NULL);
 			for (size_t i = from; i < to; i++) {
-				fill(r, i, what, buf, &sgr);
+				boot_cell(r, i, what, buf, &sgr);
 				cell(f, buf, colw, sgr);
 			}
 			fputc('\n', f);

@@ -13,15 +13,15 @@ endef
 
 $(eval $(call unit_test,test_recipe,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
-$(out)/tests/test_logparse: boot/logparse.h
+$(out)/tests/test_logparse: boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))
 $(eval $(call unit_test,test_audit_lint,config/fragment.c,-ljansson))
 $(eval $(call unit_test,test_policy,,))
 $(eval $(call unit_test,test_logdiff,report/logdiff.c,))
 $(eval $(call unit_test,test_bisect_split,bisect/split.c,))
 $(out)/tests/test_bisect_split: bisect/split.h
-$(eval $(call unit_test,test_report_model,report/model.c report/kconfig.c report/logdiff.c \
-	report/table.c report/json.c report/html.c report/svg.c,-ljansson -lm))
+$(eval $(call unit_test,test_report_model,report/model.c report/kconfig.c report/menus.c report/rows.c \
+	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c,-ljansson -lm))
 
 .PHONY: check unit-tests
 unit-tests: $$(unit_tests)

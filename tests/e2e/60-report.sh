@@ -124,6 +124,33 @@ check_eq "stale: report.json lists it in stale_boots, not in boots" \
 check "stale: report.json validates" validate "$sf/report.json"
 check "stale: report.html names it" grep -q 'Left out, boots of an earlier generic bzImage on: nocona' "$sf/report.html"
 
+# 2c. Config differences at distro scale (issue 16): a real .config with
+#     every unset symbol set is hundreds of differences; report.html shows
+#     the cpu, cache, smt and microcode groups in full and folds the rest by
+#     Kconfig menu (one <details> each); report.json keeps every symbol. The
+#     fixture's few differences stay one table.
+mf=$kf_tmp/many/6.1
+mkdir -p "$mf/generic" "$mf/wide"
+cp "$fixture/generic/.config" "$fixture/generic/config.json" "$mf/generic/"
+sed 's/^# CONFIG_\(.*\) is not set$/CONFIG_\1=y/' "$fixture/generic/.config" > "$mf/wide/.config"
+"$tool" --quiet "$mf" generic wide > /dev/null 2>&1
+n=$(jq '.config_diff | length' "$mf/report.json")
+[ "$n" -gt 300 ] && ok "many: $n symbols differ, all in report.json" || not_ok "many: $n symbols differ, all in report.json"
+check "many: report.json validates" validate "$mf/report.json"
+menus=$(grep -c '^<details><summary><span class="kind">[0-9]* symbols\?</span>' "$mf/report.html")
+[ "$menus" -gt 10 ] && ok "many: the other group folded into $menus menus" || not_ok "many: the other group folded into $menus menus"
+check "many: a menu two levels deep, named as Kconfig names it" \
+	grep -q '<span class="kind">[0-9]* symbols\?</span>Device Drivers &gt; Character devices</summary>' "$mf/report.html"
+folded=$(grep -o '<span class="kind">[0-9]* symbols\?</span>' "$mf/report.html" | grep -o "[0-9]*" | awk "{s += \$1} END {print s}")
+shown=$(grep -o '<tr><td><code>CONFIG_' "$mf/report.html" | wc -l)
+others=$(jq '[.config_diff[] | select(.group == "other")] | length' "$mf/report.json")
+check_eq "many: the menus' counts add up to the other group" "$folded" "$others"
+check_eq "many: every symbol is a row, folded or not" "$shown" "$n"
+check "many: the cpu group is not folded (shown before the first menu)" bash -c \
+	"sed -n '/<section id=\"config\"/,/<details>/p' '$mf/report.html' | grep -q '<code>CONFIG_MK8</code>'"
+check "few: the fixture's differences are not folded" bash -c \
+	"! grep -q '<details><summary><span class=\"kind\">[0-9]* symbol' '$fx/6.1/report.html'"
+
 # 3. The console diff on its own (what make logdiff runs).
 "$tool" --logdiff "$fixture/generic/boot/nocona.log" "$fixture/mpsc/boot/nocona.log" > "$kf_tmp/ld" 2>&1
 check "logdiff: SWIOTLB and the per-CPU area differ" bash -c \

@@ -61,12 +61,21 @@ check_eq "and removed out/6.1 only" "$(ls -A "$l" | grep -v '^\.lock' | tr '\n' 
 ### 3. The lock is never skipped; a busy out= with wait=0 is told apart.
 b=$kf_tmp/busy
 make list out="$b" > /dev/null
-mk/lock "$b" 1 sleep 5 &
+mk/lock "$b" 1 sleep 30 &	# killed below
 holder=$!
 sleep 1
 check_fails "wait=0 on a busy out= prints the busy line (and make exits 2)" 2 \
 	"^kflavour: busy: $b is in use by pid" make tree wait=0 out="$b" tarball="$many"
 check_fails "mk/lock itself exits 3 when busy with wait=0" 3 "^kflavour: busy:" mk/lock "$b" 0 true
+# The lock token (KF_LOCKED, which mk/lock passes to its make) names the out=
+# it locks: a make run inside another out='s lock still takes its own, and
+# one inside this out='s lock (a recipe's make) runs in it, not behind it.
+check_fails "a make inside another out='s lock takes the lock of its own out=" 2 \
+	"^kflavour: busy: $b is in use by pid" \
+	env KF_LOCKED="$(cd "$kf_tmp" && pwd -P)" make tree wait=0 out="$b" tarball="$many"
+check_fails "a make inside this out='s lock runs in it" 2 "^kflavour: .*is missing" \
+	env KF_LOCKED="$(cd "$b" && pwd -P)" make tree wait=0 out="$b" tarball=/nonexistent.tar.xz
+check_eq "(no busy line there)" "$(grep -c 'kflavour: busy:' "$kf_tmp/last.out")" 0
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 check_fails "a failure is not the busy line" 2 "^kflavour: .*is missing" \
 	make tree wait=0 out="$b" tarball=/nonexistent.tar.xz

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rows.c - the flavour rows both renderers show (rows.h): label, value and
+ * the one "missing" text of each. A value is missing for one of two
+ * reasons: its stage never ran ("not built"), or the stage ran and left no
+ * such value ("—"; also for a flavour without a config, whose status row
+ * already says "not configured").
+ */
+#include "rows.h"
+
+#include <math.h>
+#include <string.h>
+
+#define UNKNOWN		"—"
+#define NOT_BUILT	"not built"
+
+const struct row report_rows[ROW_NR] = {
+	[ROW_STATUS]		= { "status", NULL, RK_TEXT, NULL },
+	[ROW_DESCRIPTION]	= { "description", NULL, RK_TEXT, NULL },
+	[ROW_CPU]		= { "cpu choice", "CPU choice", RK_CODE, NULL },
+	[ROW_MARCH]		= { "-march", NULL, RK_MARCH, NULL },
+	[ROW_L1]		= { "L1 line bytes", NULL, RK_NUMBER, NULL },
+	[ROW_SMT]		= { "SMT", NULL, RK_CODE, NULL },
+	[ROW_MICROCODE]		= { "microcode", NULL, RK_MICROCODE, NULL },
+	[ROW_BZIMAGE]		= { "bzImage bytes", NULL, RK_SIZE, NULL },
+	[ROW_TEXT]		= { ".text", NULL, RK_SIZE, ".text" },
+	[ROW_CODE]		= { "code bytes", NULL, RK_BYTES, NULL },
+	[ROW_DATA]		= { ".data", NULL, RK_SIZE, ".data" },
+	[ROW_PERCPU]		= { ".data..percpu", NULL, RK_SIZE, ".data..percpu" },
+	[ROW_BUILD_WALL]	= { "build wall", NULL, RK_SECONDS, NULL },
+	[ROW_BUILD_CPU]		= { "build CPU", NULL, RK_SECONDS, NULL },
+	[ROW_BUILD_SECONDS]	= { "build seconds", NULL, RK_SECONDS, NULL },
+	[ROW_WARNINGS]		= { "build warnings", NULL, RK_WARNINGS, NULL },
+};
+
+/* A size row's bytes for flavour i, -1 when unknown. */
+static long long bytes(const struct report *r, size_t i, enum row_id id)
+{
+	const struct flavour *f = &r->fl[i];
+
+	if (id == ROW_BZIMAGE)
+		return f->bzimage_bytes;
+	if (id == ROW_CODE)
+		return f->code_bytes;
+	return flavour_section(f, report_rows[id].section);
+}
+
+/* Sizes show the difference to the first flavour that has one. */
+static void size_value(const struct report *r, size_t i, enum row_id id,
+		       struct row_value *v)
+{
+	v->num = bytes(r, i, id);
+	v->ref = -1;
+	for (size_t k = 0; k < i; k++) {
+		long long b = bytes(r, k, id);
+
+		if (b >= 0) {
+			v->ref = b;
+			break;
+		}
+	}
+	if (v->num < 0)
+		v->missing = r->fl[i].has_build ? UNKNOWN : NOT_BUILT;
+}
+
+struct row_value row_value(const struct report *r, size_t i, enum row_id id)
+{
+	const struct flavour *f = &r->fl[i];
+	struct row_value v = { .num = -1, .ref = -1, .wall = NAN, .cpu = NAN,
+			       .seconds = NAN, .alongside = -1, .compiled = -1 };
+
+	switch (id) {
+	case ROW_STATUS:
+		v.text = flavour_status(f);
+		break;
+	case ROW_DESCRIPTION:
+		v.text = f->description;
+		v.missing = f->description ? NULL : UNKNOWN;
+		break;
+	case ROW_CPU:
+		v.text = f->cpu_choice ? f->cpu_choice : "(none)";
+		v.missing = f->has_config ? NULL : UNKNOWN;
+		break;
+	case ROW_MARCH:
+		v.text = f->march;
+		v.mtune = f->mtune;
+		v.missing = f->has_build ? NULL : NOT_BUILT;
+		break;
+	case ROW_L1:
+		v.num = f->l1_bytes;
+		v.missing = f->l1_bytes > 0 ? NULL : UNKNOWN;
+		break;
+	case ROW_SMT:
+		v.text = f->smt ? "SCHED_SMT=y" : "n";
+		v.missing = f->smt < 0 ? UNKNOWN : NULL;
+		break;
+	case ROW_MICROCODE:
+		v.num = f->microcode;
+		v.intel = !strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y");
+		v.amd = !strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y");
+		v.missing = f->microcode < 0 ? UNKNOWN : NULL;
+		break;
+	case ROW_BZIMAGE:
+	case ROW_TEXT:
+	case ROW_CODE:
+	case ROW_DATA:
+	case ROW_PERCPU:
+		size_value(r, i, id, &v);
+		break;
+	case ROW_BUILD_WALL:
+	case ROW_BUILD_CPU:
+	case ROW_BUILD_SECONDS:
+		v.wall = f->full_wall;
+		v.cpu = f->full_cpu;
+		v.seconds = f->build_seconds;
+		v.alongside = f->alongside;
+		v.compiled = f->compiled;
+		if (!f->has_build)
+			v.missing = NOT_BUILT;
+		else if (id == ROW_BUILD_CPU ? isnan(v.cpu) : isnan(v.wall) && isnan(v.seconds))
+			v.missing = UNKNOWN;
+		break;
+	case ROW_WARNINGS:
+		v.num = f->warnings;
+		if (f->warnings < 0)
+			v.missing = f->has_build ? UNKNOWN : NOT_BUILT;
+		break;
+	case ROW_NR:
+		break;
+	}
+	return v;
+}
