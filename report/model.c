@@ -220,10 +220,8 @@ static void add_cpu_values(struct report *r, const json_t *values)
 static void load_config(struct report *r, struct flavour *f, const char *dir)
 {
 	char *path = kf_xasprintf("%s/.config", dir), *text;
-	const json_t *fr, *e;
 	json_t *j;
 	long long shift;
-	size_t i;
 
 	text = kf_read_file(path, NULL);
 	free(path);
@@ -259,11 +257,14 @@ static void load_config(struct report *r, struct flavour *f, const char *dir)
 		f->l1_bytes = 1L << shift;
 	add_cpu_values(r, json_object_get(j, "cpu_choice_values"));
 	/* Fragment files from the audit when make passed none. */
-	fr = json_object_get(j, "fragments");
-	if (!f->nfragments)
-		json_array_foreach(fr, i, e)
+	if (!f->nfragments) {
+		const json_t *e;
+		size_t i;
+
+		json_array_foreach(json_object_get(j, "fragments"), i, e)
 			if (json_is_string(e))
 				add_fragment(f, json_string_value(e), json_string_length(e));
+	}
 	json_decref(j);
 }
 
