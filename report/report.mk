@@ -45,17 +45,20 @@ check-kcidb: $(kcidb_json)
 # boot/<cpu>.json, report.json) valid against the schema beside the stage
 # that writes it (docs/architecture.md, "Records"), with Debian's
 # python3-jsonschema. It reads what is there; make report makes them all.
-record_kinds := config/config.schema.json:*/config.json build/build.schema.json:*/build.json \
-	boot/boot.schema.json:*/boot/*.json report/report.schema.json:report.json
 .PHONY: check-records
 check-records:
-	@shopt -s nullglob; for kind in $(record_kinds); do \
-		schema=$${kind%%:*} args=(); \
-		for f in $(kdir)/$${kind#*:}; do args+=(-i "$$f"); done; \
-		[ $${#args[@]} -gt 0 ] || { echo "no $${kind#*:} in $(kdir); run make report first" >&2; exit 2; }; \
-		/usr/bin/python3 -W ignore -m jsonschema "$${args[@]}" $$schema || exit 1; \
-		echo "  RECORDS $$(( $${#args[@]} / 2 )) $$(basename $${kind#*:}) valid against $$schema"; \
-	done
+	@shopt -s nullglob; \
+	valid() { \
+		local schema=$$1 what=$$2 args=() f; shift 2; \
+		for f; do args+=(-i "$$f"); done; \
+		[ $$# -gt 0 ] || { echo "no $$what in $(kdir); run make report first" >&2; exit 2; }; \
+		/usr/bin/python3 -W ignore -m jsonschema "$${args[@]}" "$$schema" || exit 1; \
+		echo "  RECORDS $$# $$what valid against $$schema"; \
+	}; \
+	valid config/config.schema.json config.json $(kdir)/*/config.json; \
+	valid build/build.schema.json build.json $(kdir)/*/build.json; \
+	valid boot/boot.schema.json "boot records" $(kdir)/*/boot/*.json; \
+	valid report/report.schema.json report.json $(kdir)/report.json
 
 .PHONY: report report-only report-png diffconfig logdiff
 # want_records (boot/boot.mk): every selected flavour on every CPU model

@@ -9,7 +9,7 @@ check "make report: the records of every stage" make report out="$o"
 make check-records out="$o" > "$kf_tmp/records" 2>&1 && ok "make check-records" ||
 	{ not_ok "make check-records"; diag < "$kf_tmp/records"; }
 for kind in config.json build.json boot report.json; do
-	check "check-records read the $kind records" grep -q "RECORDS [1-9][0-9]* .*${kind%.json}" "$kf_tmp/records"
+	check "check-records read the $kind records" grep -q "RECORDS [1-9][0-9]* ${kind%.json}" "$kf_tmp/records"
 done
 v() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 check_eq "each record's header" \
