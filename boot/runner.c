@@ -307,7 +307,11 @@ struct boot_facts {
 	double wall;		/* < 0: unknown */
 };
 
-/* The boot record (boot/boot.schema.json, docs/architecture.md). */
+/*
+ * The boot record (boot/boot.schema.json, docs/architecture.md). warnings:
+ * NULL for the parser's, or the ones to keep (the record takes the
+ * reference), as --replay keeps QEMU's stderr of a qemu-error.
+ */
 static json_t *boot_record(const struct boot_facts *in, const struct kf_log *log,
 			   enum kf_verdict v, json_t *warnings)
 {
