@@ -41,6 +41,7 @@ void kf_log_init(struct kf_log *log)
 	memset(log, 0, sizeof(*log));
 	log->guest_seconds = -1;
 	log->closed_indent = -1;
+	log->hwalign = -1;
 }
 
 static void free_frames(struct kf_log *log, int keep)
@@ -322,6 +323,19 @@ static void cmdline_nonce(struct kf_log *log, const char *s)
 		kf_die(1, "out of memory");
 }
 
+/* What the report shows of the console besides facts (any line). */
+static void console_facts(struct kf_log *log, const char *s)
+{
+	const char *hw = strstr(s, "HWalign=");
+
+	if (strstr(s, "software IO TLB: mapped"))
+		log->swiotlb_mapped = 1;
+	if (hw && hw[8] >= '0' && hw[8] <= '9')
+		log->hwalign = strtol(hw + 8, NULL, 10);
+	if (strstr(s, "microcode: updated") || strstr(s, "microcode: Updated"))
+		log->microcode_updated = 1;
+}
+
 static int oops_line(const char *s)
 {
 	return starts(s, "Oops:") || starts(s, "Oops ") || starts(s, "BUG:") ||
@@ -335,6 +349,7 @@ void kf_log_line(struct kf_log *log, const char *line)
 
 	log->lines++;
 	ktap_line(log, s);
+	console_facts(log, s);
 
 	if (starts(s, KF_FACT_PREFIX)) {
 		char *key = s + strlen(KF_FACT_PREFIX), *eq = strchr(key, '=');

@@ -3,8 +3,9 @@
  * logparse.h - read a boot's console: KTAP results, the guest init's facts,
  * kernel problems, and the verdict (docs/boot.md).
  *
- * Shared by the runner (fed line by line while QEMU runs), its --parse mode,
- * the report tool and the unit tests. No I/O except kf_log_parse_file().
+ * Shared by the runner (fed line by line while QEMU runs), its --parse and
+ * --replay modes, and the unit tests; the report reads what it found from
+ * the boot record. No I/O except kf_log_parse_file().
  *
  * A boot log written by the runner has one line per console line:
  *     "[+   1.234] text"      console text, host seconds since QEMU started
@@ -82,6 +83,11 @@ struct kf_log {
 	int end_wrong_nonce;
 	double guest_seconds;		/* from KF_UPTIME, -1 if none */
 	char *cmdline_nonce;		/* KF_NONCE_PARAM= of "Command line:" */
+	/* Console lines the report shows, read here once (the boot record's
+	 * "console" object, docs/boot.md). */
+	int swiotlb_mapped;		/* "software IO TLB: mapped" */
+	long hwalign;			/* SLUB's "HWalign=", -1 if none */
+	int microcode_updated;		/* "microcode: updated" (an update loaded) */
 
 	struct kf_ktap_result *results;
 	size_t nr_results, cap_results;

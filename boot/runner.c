@@ -15,7 +15,15 @@
  *
  *   boot-runner --parse LOGFILE [--nonce NONCE]
  *       parses a boot log (or raw console text) and prints what it found as
- *       JSON: verdict, exit_status, guest_seconds, ktap, warnings, facts.
+ *       JSON: verdict, exit_status, guest_seconds, ktap, warnings, console,
+ *       facts.
+ *
+ *   boot-runner --replay RECORD
+ *       rewrites a boot record (DIR/<cpu>.json) from its log (DIR/<cpu>.log)
+ *       with this parser and this record format; what a log does not hold
+ *       (the QEMU command and version, the kernel's SHA-256, the expected
+ *       verdict, the wall seconds) is kept from RECORD. It makes the report
+ *       fixtures from recorded boots (tests/data/report/README).
  *
  * QEMU runs in its own process group; SIGINT, SIGTERM and SIGHUP of the
  * runner end that group (SIGTERM, then SIGKILL) before the runner dies of
@@ -25,6 +33,7 @@
 #include "console.h"
 #include "logparse.h"
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -265,6 +274,16 @@ static json_t *warnings_json(const struct kf_log *log)
 	return w;
 }
 
+/* What the report shows of the console besides facts (docs/boot.md). */
+static json_t *console_json(const struct kf_log *log)
+{
+	return json_pack("{s:b, s:o, s:b, s:b}",
+			 "swiotlb_mapped", log->swiotlb_mapped,
+			 "hwalign", log->hwalign >= 0 ? json_integer(log->hwalign) : json_null(),
+			 "microcode_updated", log->microcode_updated,
+			 "end_marker", log->end_seen || log->end_wrong_nonce);
+}
+
 /*
  * Seconds are rounded once, here, to 0.1 s: the record, the make line and
  * the report all show this same value (docs/boot.md).
@@ -281,12 +300,51 @@ static json_t *seconds(double s)
 
 static void print_json(json_t *j)
 {
-	char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	char *s = kf_record_text(j);
 
 	if (!s)
 		kf_die(2, "cannot format JSON");
-	puts(s);
+	fputs(s, stdout);
 	free(s);
+}
+
+/* What the boot record holds beside the parsed console. */
+struct boot_facts {
+	const char *flavour, *kver, *cpu, *cpu_string, *qemu_version;
+	const char *cmdline, *bzimage_sha256, *expected;
+	json_t *command;	/* the record takes this reference */
+	json_t *exit_status;	/* the record takes this reference */
+	double wall;		/* < 0: unknown */
+};
+
+/*
+ * The boot record (boot/boot.schema.json, docs/architecture.md). warnings:
+ * NULL for the parser's, or the ones to keep (the record takes the
+ * reference), as --replay keeps QEMU's stderr of a qemu-error.
+ */
+static json_t *boot_record(const struct boot_facts *in, const struct kf_log *log,
+			   enum kf_verdict v, json_t *warnings)
+{
+	json_t *rec = kf_record_new("boot", in->flavour, in->kver,
+				    kf_log_fact(log, "uname.release"));
+
+	json_object_set_new(rec, "cpu", json_string(in->cpu));
+	json_object_set_new(rec, "cpu_string", json_string(in->cpu_string));
+	json_object_set_new(rec, "qemu_version", in->qemu_version ?
+			    json_string(in->qemu_version) : json_null());
+	json_object_set_new(rec, "command", in->command);
+	json_object_set_new(rec, "cmdline", json_string(in->cmdline));
+	json_object_set_new(rec, "bzimage_sha256", json_string(in->bzimage_sha256));
+	json_object_set_new(rec, "verdict", json_string(kf_verdict_name(v)));
+	json_object_set_new(rec, "expected", json_string(in->expected));
+	json_object_set_new(rec, "exit_status", in->exit_status);
+	json_object_set_new(rec, "wall_seconds", seconds(in->wall));
+	json_object_set_new(rec, "guest_seconds", seconds(log->guest_seconds));
+	json_object_set_new(rec, "ktap", ktap_json(log));
+	json_object_set_new(rec, "warnings", warnings ? warnings : warnings_json(log));
+	json_object_set_new(rec, "console", console_json(log));
+	json_object_set_new(rec, "facts", facts_json(log));
+	return rec;
 }
 
 /* ---- --parse ---- */
@@ -303,16 +361,78 @@ static int parse_mode(const char *path, const char *nonce)
 	if (kf_log_parse_file(&log, path))
 		kf_die(2, "%s: %s", path, strerror(errno));
 	v = kf_log_verdict(&log);
-	j = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+	j = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
 		      "verdict", kf_verdict_name(v),
 		      "exit_status", log.exit_known ? json_integer(log.exit_status) : json_null(),
 		      "guest_seconds", seconds(log.guest_seconds),
 		      "ktap", ktap_json(&log),
 		      "warnings", warnings_json(&log),
+		      "console", console_json(&log),
 		      "facts", facts_json(&log));
 	print_json(j);
 	json_decref(j);
 	kf_log_free(&log);
+	return 0;
+}
+
+/* ---- --replay ---- */
+
+static const char *need_str(const json_t *rec, const char *path, const char *key)
+{
+	const char *v = json_string_value(json_object_get(rec, key));
+
+	if (!v)
+		kf_die(2, "%s: no \"%s\" string; give a boot record the runner wrote", path, key);
+	return v;
+}
+
+static int replay_mode(const char *path)
+{
+	size_t len = strlen(path);
+	json_error_t err;
+	json_t *old, *rec, *wall, *warnings = NULL;
+	struct kf_log log;
+	enum kf_verdict v;
+	char *log_path;
+
+	if (len < 5 || strcmp(path + len - 5, ".json") != 0)
+		kf_die(2, "%s: want DIR/<cpu>.json, with its log beside it as DIR/<cpu>.log", path);
+	old = json_load_file(path, 0, &err);
+	if (!json_is_object(old))
+		kf_die(2, "%s:%d: %s; give a boot record the runner wrote", path, err.line,
+		       old ? "not a JSON object" : err.text);
+	log_path = kf_xasprintf("%.*s.log", (int)(len - 5), path);
+	kf_log_init(&log);
+	if (kf_log_parse_file(&log, log_path))
+		kf_die(2, "%s: %s; the record's log must be beside it", log_path, strerror(errno));
+	v = kf_log_verdict(&log);
+	/* QEMU's stderr lines: only the live runner had them. */
+	if (v == KF_QEMU_ERROR)
+		warnings = json_incref(json_object_get(old, "warnings"));
+	wall = json_object_get(old, "wall_seconds");
+	if (!json_is_array(json_object_get(old, "command")))
+		kf_die(2, "%s: no \"command\" array; give a boot record the runner wrote", path);
+
+	struct boot_facts in = {
+		.flavour = need_str(old, path, "flavour"),
+		.kver = json_string_value(json_object_get(old, "kver")),
+		.cpu = need_str(old, path, "cpu"),
+		.cpu_string = need_str(old, path, "cpu_string"),
+		.qemu_version = json_string_value(json_object_get(old, "qemu_version")),
+		.cmdline = need_str(old, path, "cmdline"),
+		.bzimage_sha256 = need_str(old, path, "bzimage_sha256"),
+		.expected = need_str(old, path, "expected"),
+		.command = json_incref(json_object_get(old, "command")),
+		.exit_status = log.exit_known ? json_integer(log.exit_status) : json_null(),
+		.wall = json_is_number(wall) ? json_number_value(wall) : -1,
+	};
+	rec = boot_record(&in, &log, v, warnings);
+	if (kf_record_write(rec, path))
+		kf_die(2, "%s: %s", path, strerror(errno));
+	json_decref(rec);
+	json_decref(old);
+	kf_log_free(&log);
+	free(log_path);
 	return 0;
 }
 
@@ -436,7 +556,7 @@ static void end_qemu(pid_t pid, int *status)
 
 struct opts {
 	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
-	const char *append, *expect, *qemu, *bios, *parse, *nonce;
+	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
 	double timeout, hang_timeout;
 	int quiet;
 };
@@ -448,7 +568,8 @@ static void usage(void)
 		"                   [--cpu NAME] [--models boot/cpu-models] [--kver KVER]\n"
 		"                   [--append ARGS] [--expect VERDICT] [--timeout S]\n"
 		"                   [--hang-timeout S] [--qemu PROGRAM] [--bios FIRMWARE] [--quiet]\n"
-		"       boot-runner --parse LOGFILE [--nonce NONCE]\n");
+		"       boot-runner --parse LOGFILE [--nonce NONCE]\n"
+		"       boot-runner --replay RECORD\n");
 	exit(2);
 }
 
@@ -480,6 +601,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "bios", required_argument, NULL, 'b' },
 		{ "parse", required_argument, NULL, 'p' },
 		{ "nonce", required_argument, NULL, 'n' },
+		{ "replay", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -508,13 +630,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'b': o->bios = optarg; break;
 		case 'p': o->parse = optarg; break;
 		case 'n': o->nonce = optarg; break;
+		case 'R': o->replay = optarg; break;
 		case 'Q': o->quiet = 1; break;
 		default: usage();
 		}
 	}
 	if (optind != argc)
 		usage();
-	if (o->parse)
+	if (o->parse || o->replay)
 		return;
 	if (!o->kernel || !o->initrd || !o->recipe || !o->out)
 		usage();
@@ -749,6 +872,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (o.parse)
 		return parse_mode(o.parse, o.nonce);
+	if (o.replay)
+		return replay_mode(o.replay);
 
 	if (kf_recipe_read(o.recipe, &recipe, err, sizeof(err)))
 		kf_die(2, "%s", err);
@@ -866,37 +991,19 @@ int main(int argc, char **argv)
 
 	for (char **a = qargv; *a; a++)
 		json_array_append_new(cmd, json_string(*a));
-	json_t *rec = json_object();
+	struct boot_facts in = {
+		.flavour = recipe.name, .kver = o.kver, .cpu = model->name,
+		.cpu_string = model->cpu_string, .qemu_version = version,
+		.cmdline = cmdline, .bzimage_sha256 = kernel_sha,
+		.expected = kf_verdict_name(expect), .command = cmd,
+		.exit_status = exited && WIFEXITED(status) ?
+			       json_integer(WEXITSTATUS(status)) : json_null(),
+		.wall = wall,
+	};
+	json_t *rec = boot_record(&in, &b.log, v, NULL);
 
-	json_object_set_new(rec, "flavour", json_string(recipe.name));
-	json_object_set_new(rec, "kver", o.kver ? json_string(o.kver) : json_null());
-	json_object_set_new(rec, "cpu", json_string(model->name));
-	json_object_set_new(rec, "cpu_string", json_string(model->cpu_string));
-	json_object_set_new(rec, "qemu_version", version ? json_string(version) : json_null());
-	json_object_set_new(rec, "command", cmd);
-	json_object_set_new(rec, "cmdline", json_string(cmdline));
-	json_object_set_new(rec, "bzimage_sha256", json_string(kernel_sha));
-	json_object_set_new(rec, "verdict", json_string(kf_verdict_name(v)));
-	json_object_set_new(rec, "expected", json_string(kf_verdict_name(expect)));
-	json_object_set_new(rec, "exit_status", exited && WIFEXITED(status) ?
-			    json_integer(WEXITSTATUS(status)) : json_null());
-	json_object_set_new(rec, "wall_seconds", seconds(wall));
-	json_object_set_new(rec, "guest_seconds", seconds(b.log.guest_seconds));
-	json_object_set_new(rec, "ktap", ktap_json(&b.log));
-	json_object_set_new(rec, "warnings", warnings_json(&b.log));
-	json_object_set_new(rec, "facts", facts_json(&b.log));
-
-	char *text = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-
-	if (!text)
-		kf_die(2, "cannot format the boot record");
-	size_t len = strlen(text);
-
-	text = kf_xrealloc(text, len + 2);
-	strcpy(text + len, "\n");
-	if (kf_write_atomic(jsonpath, text, len + 1))
+	if (kf_record_write(rec, jsonpath))
 		kf_die(2, "%s: %s", jsonpath, strerror(errno));
-	free(text);
 	json_decref(rec);
 
 	if ((int)v == expect) {

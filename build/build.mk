@@ -4,9 +4,10 @@
 # its jobserver (-j$(jobs)). docs/build.md explains the choices below.
 
 $(eval $(call tool,kf-progress,build/progress.c build/kbuild.c,-ljansson))
-$(eval $(call tool,kf-facts,build/facts.c build/kbuild.c lib/sha256.c,-lelf -ljansson -lcrypto))
+$(eval $(call tool,kf-facts,build/facts.c build/kbuild.c lib/sha256.c lib/record.c,-lelf -ljansson -lcrypto))
 build_tools := $(tools)/kf-progress $(tools)/kf-facts
 $(build_tools): build/kbuild.h
+$(tools)/kf-facts: lib/record.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt
 # from the same sources (another out=, another user) rebuild no kernel.
 build_tool_src := build/progress.c build/facts.c build/kbuild.c build/kbuild.h build/build.mk

@@ -20,6 +20,7 @@
  * no ccache hit in any build of DIR (check-repro reuses such a build).
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 #include "kbuild.h"
 
 #include <errno.h>
@@ -300,7 +301,6 @@ int main(int argc, char **argv)
 	long long code, span, started, finished;
 	struct stat lst;
 	json_t *root, *jcc, *jsec;
-	char *dump;
 	int have_flags;
 
 	kf_prog = "kf-facts";
@@ -419,10 +419,7 @@ int main(int argc, char **argv)
 		free(text);
 	}
 
-	root = json_object();
-	json_object_set_new(root, "flavour", json_string(flavour));
-	json_object_set_new(root, "kver", json_string(kver));
-	json_object_set_new(root, "release", str_or_null(release));
+	root = kf_record_new("build", flavour, kver, release);
 	json_object_set_new(root, "wall_seconds", json_real(round1(times.wall)));
 	json_object_set_new(root, "cpu_seconds", json_real(round1(times.cpu)));
 	json_object_set_new(root, "started", started >= 0 ? json_integer(started) : json_null());
@@ -452,19 +449,10 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "mtune", str_or_null(mtune));
 	json_object_set_new(root, "flags_from", have_flags ? json_string(FLAGS_FROM) : json_null());
 
-	dump = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-	json_decref(root);
-	if (!dump)
-		kf_die(2, "out of memory");
 	p = json_path ? kf_xstrdup(json_path) : path_in(odir, "build.json");
-	{
-		char *withnl = kf_xasprintf("%s\n", dump);
-
-		if (kf_write_atomic(p, withnl, strlen(withnl)) < 0)
-			kf_die(2, "cannot write %s: %s", p, strerror(errno));
-		free(withnl);
-	}
-	free(dump);
+	if (kf_record_write(root, p) < 0)
+		kf_die(2, "cannot write %s: %s", p, strerror(errno));
+	json_decref(root);
 	free(p);
 
 	if (!quiet) {

@@ -47,6 +47,7 @@
  * to N (default KF_DIFF_FULL_MAX) differences, else by Kconfig menu.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 #include "fragment.h"
 #include "kconf.h"
 #include "kdiff.h"
@@ -686,11 +687,50 @@ static json_t *base_json(const struct audit *a)
 	return o;
 }
 
-static void write_json(const struct audit *a, const char *flavour, int ok)
+/*
+ * The CPU the config builds for, from the tree's kconfig (loaded): the
+ * value set in the "Processor family" choice (found through GENERIC_CPU,
+ * one of its values in every tree kflavour knows), all values of that
+ * choice (the report groups them as "cpu"), and X86_L1_CACHE_SHIFT.
+ */
+#define CPU_CHOICE_ANCHOR "GENERIC_CPU"
+
+static void add_name(struct symbol *sym, void *arg)
 {
-	json_t *root = json_object(), *frags = json_array(), *misses = json_array(),
+	if (sym->name)
+		json_array_append_new(arg, json_string(sym->name));
+}
+
+static void cpu_json(json_t *root)
+{
+	struct symbol *anchor = sym_find(CPU_CHOICE_ANCHOR), *w = NULL;
+	struct symbol *shift = sym_find("X86_L1_CACHE_SHIFT");
+	struct menu *choice = anchor ? kf_choice_of(anchor) : NULL;
+	json_t *values = json_array(), *jshift = json_null();
+
+	if (choice) {
+		w = kf_choice_winner(choice);
+		kf_choice_values(choice, add_name, values);
+	}
+	if (shift && kf_sym_known(shift)) {
+		char *end;
+		long v;
+
+		sym_calc_value(shift);
+		v = strtol(sym_get_string_value(shift), &end, 10);
+		if (!*end && end != sym_get_string_value(shift))
+			jshift = json_integer(v);
+	}
+	json_object_set_new(root, "cpu_choice", w && w->name ? json_string(w->name) : json_null());
+	json_object_set_new(root, "cpu_choice_values", values);
+	json_object_set_new(root, "l1_cache_shift", jshift);
+}
+
+/* config.json (config/config.schema.json); the tree loaded when 'loaded'. */
+static void write_json(const struct audit *a, const char *flavour, int ok, int loaded)
+{
+	json_t *root, *frags = json_array(), *misses = json_array(),
 	       *errors = json_array();
-	char *text;
 	size_t i;
 
 	for (i = 0; i < a->req.nfiles; i++)
@@ -699,28 +739,24 @@ static void write_json(const struct audit *a, const char *flavour, int ok)
 		json_array_append_new(errors, json_string(a->req.err[i]));
 	for (i = 0; i < a->nmiss; i++)
 		json_array_append_new(misses, miss_json(&a->miss[i]));
-	json_object_set_new(root, "flavour", json_string(flavour));
+	root = kf_record_new("config", flavour, a->kver, a->kernelversion);
 	json_object_set_new(root, "config", json_string(a->config));
-	json_object_set_new(root, "kernelversion", jstr_or_null(a->kernelversion));
 	json_object_set_new(root, "fragments", frags);
 	json_object_set_new(root, "requested", json_integer((json_int_t)a->req.nset));
 	json_object_set_new(root, "errors", errors);
 	json_object_set_new(root, "misses", misses);
 	json_object_set_new(root, "base", a->base_path ? base_json(a) : json_null());
-	json_object_set_new(root, "ok", json_boolean(ok));
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!text)
-		kf_die(2, "%s: cannot encode the report (out of memory)", a->json);
-	{
-		size_t len = strlen(text);
-		char *buf = kf_xasprintf("%s\n", text);
-
-		free(text);
-		if (kf_write_atomic(a->json, buf, len + 1) < 0)
-			kf_die(2, "%s: %s", a->json, strerror(errno));
-		free(buf);
+	if (loaded) {
+		cpu_json(root);
+	} else {
+		json_object_set_new(root, "cpu_choice", json_null());
+		json_object_set_new(root, "cpu_choice_values", json_array());
+		json_object_set_new(root, "l1_cache_shift", json_null());
 	}
+	json_object_set_new(root, "ok", json_boolean(ok));
+	if (kf_record_write(root, a->json) < 0)
+		kf_die(2, "%s: %s", a->json, strerror(errno));
+	json_decref(root);
 }
 
 /* basename(dirname(path)): out/6.1/mpsc/.config -> mpsc */
@@ -908,8 +944,11 @@ int main(int argc, char **argv)
 	if (a.req.nerr) {
 		fprintf(stderr, "%s: %zu problem%s in the fragments; nothing was merged\n",
 			kf_prog, a.req.nerr, a.req.nerr == 1 ? "" : "s");
-		if (a.json)
-			write_json(&a, "", 0);
+		if (a.json) {
+			if (a.srctree)	/* the record's header names the tree */
+				a.kernelversion = kf_tree_version(a.srctree, &a.kver);
+			write_json(&a, "", 0, 0);
+		}
 		audit_free(&a);
 		return 1;
 	}
@@ -947,7 +986,7 @@ int main(int argc, char **argv)
 	for (k = 0; k < a.nmiss; k++)
 		print_block(&a.miss[k]);
 	if (a.json)
-		write_json(&a, flavour, ok);
+		write_json(&a, flavour, ok, 1);
 	if (ok)
 		printf("  AUDIT   %s: %zu requested values, all present\n",
 		       flavour, a.req.nset);

@@ -293,6 +293,18 @@ struct symbol *kf_choice_winner(struct menu *parent)
 	return NULL;
 }
 
+void kf_choice_values(struct menu *parent, void (*fn)(struct symbol *, void *), void *arg)
+{
+	struct menu *m;
+
+	for (m = parent->list; m; m = m->next) {
+		if (m->sym && !sym_is_choice(m->sym))
+			fn(m->sym, arg);
+		else if (!m->sym && m->list)
+			kf_choice_values(m, fn, arg);
+	}
+}
+
 tristate kf_tri_of(const char *v)
 {
 	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;

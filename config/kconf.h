@@ -57,6 +57,9 @@ int kf_sym_is_bool(const struct symbol *sym);
 struct menu *kf_choice_of(struct symbol *sym);
 /* The value of a choice that is y (values may sit in if-blocks), or NULL. */
 struct symbol *kf_choice_winner(struct menu *parent);
+/* The values of a choice, in Kconfig order (values may sit in if-blocks):
+ * fn(sym, arg) for each. */
+void kf_choice_values(struct menu *parent, void (*fn)(struct symbol *, void *), void *arg);
 tristate kf_tri_of(const char *v);
 
 #endif /* KF_KCONF_H */

@@ -6,6 +6,7 @@
  */
 #include "report.h"
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -276,12 +277,10 @@ static json_t *log_diffs_arr(const struct report *r)
 
 int json_write(const struct report *r, const char *path)
 {
-	json_t *root = json_object(), *fl = json_array(), *cpus = json_array();
-	char *text;
+	json_t *root = kf_record_new("report", NULL, r->kver, r->release),
+	       *fl = json_array(), *cpus = json_array();
 	int rc, e;
 
-	json_object_set_new(root, "kernel", jtext(r->release));
-	json_object_set_new(root, "kver", jtext(r->kver));
 	for (size_t i = 0; i < r->ncpus; i++) {
 		json_t *c = json_object();
 
@@ -295,22 +294,9 @@ int json_write(const struct report *r, const char *path)
 	json_object_set_new(root, "flavours", fl);
 	json_object_set_new(root, "config_diff", config_diff_arr(r));
 	json_object_set_new(root, "log_diffs", log_diffs_arr(r));
-
-	text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6));
-	json_decref(root);
-	if (!text) {
-		errno = ENOMEM;
-		return -1;
-	}
-	{
-		char *t = kf_xasprintf("%s\n", text);
-
-		free(text);
-		text = t;
-	}
-	rc = kf_write_atomic(path, text, strlen(text));
+	rc = kf_record_write(root, path);
 	e = errno;
-	free(text);
+	json_decref(root);
 	errno = e;
 	return rc;
 }

@@ -117,24 +117,6 @@ const char *kc_value(const struct kconfig *kc, const char *name)
 	return v ? v : "n";
 }
 
-/* arch/x86/Kconfig.cpu "Processor family" choice, 32 and 64 bit. */
-static const char *const cpu_choices[] = {
-	"M486SX", "M486", "M586", "M586TSC", "M586MMX", "M686", "MPENTIUMII",
-	"MPENTIUMIII", "MPENTIUMM", "MPENTIUM4", "MK6", "MK7", "MK8", "MCRUSOE",
-	"MEFFICEON", "MWINCHIPC6", "MWINCHIP3D", "MELAN", "MGEODEGX1",
-	"MGEODE_LX", "MCYRIXIII", "MVIAC3_2", "MVIAC7", "MPSC", "MCORE2",
-	"MATOM", "GENERIC_CPU", "X86_NATIVE_CPU", "MK8SSE3", "MZEN", "MZEN2",
-	"MZEN3", "MZEN4", "MNATIVE_INTEL", "MNATIVE_AMD",
-};
-
-int kc_is_cpu_choice(const char *name)
-{
-	for (size_t i = 0; i < sizeof(cpu_choices) / sizeof(*cpu_choices); i++)
-		if (!strcmp(name, cpu_choices[i]))
-			return 1;
-	return 0;
-}
-
 static int has(const char *name, const char *part)
 {
 	return strstr(name, part) != NULL;
@@ -145,11 +127,20 @@ static int starts(const char *name, const char *prefix)
 	return !strncmp(name, prefix, strlen(prefix));
 }
 
+static int in_list(const char *name, char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return 1;
+	return 0;
+}
+
 /*
- * Groups by name pattern. The CPU group is the choice itself and the
- * options it selects (X86_P6_NOP, X86_USE_PPRO_CHECKSUM, ...).
+ * Groups by name pattern. The CPU group is the choice itself (its values
+ * as the audit found them in the tree's kconfig: config.json's
+ * cpu_choice_values) and the options it selects (X86_P6_NOP, ...).
  */
-enum kc_group kc_classify(const char *name)
+enum kc_group kc_classify(const char *name, char *const *cpu_values, size_t ncpu_values)
 {
 	static const char *const cpu_derived[] = {
 		"X86_GENERIC", "X86_MINIMUM_CPU_FAMILY", "X86_INTEL_USERCOPY",
@@ -163,7 +154,7 @@ enum kc_group kc_classify(const char *name)
 	if (has(name, "CACHE_SHIFT") || has(name, "CACHELINE") ||
 	    has(name, "L1_CACHE") || has(name, "CACHE_BYTES"))
 		return KC_CACHE;
-	if (kc_is_cpu_choice(name) || starts(name, "CPU_SUP_"))
+	if (in_list(name, cpu_values, ncpu_values) || starts(name, "CPU_SUP_"))
 		return KC_CPU;
 	for (size_t i = 0; i < sizeof(cpu_derived) / sizeof(*cpu_derived); i++)
 		if (!strcmp(name, cpu_derived[i]))

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * model.c - read what the earlier stages left in out/<kver>/ into a struct
- * report: per flavour .config, config.json, build.json, boot/<cpu>.json and
- * boot/<cpu>.log. Whatever is missing or unreadable stays missing (NULL, -1,
- * NAN); nothing here fails on a half-finished out/.
+ * report: per flavour .config, config.json, build.json and boot/<cpu>.json,
+ * each in the one shape its schema gives (docs/architecture.md); the boot
+ * logs only for the console diffs. Whatever is missing or unreadable stays
+ * missing (NULL, -1, NAN); nothing here fails on a half-finished out/.
  */
 #include "report.h"
 #include "../boot/console.h"
@@ -172,11 +173,7 @@ static long long jint(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
 
-	if (json_is_integer(v))
-		return json_integer_value(v);
-	if (json_is_real(v))
-		return (long long)json_real_value(v);
-	return -1;
+	return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
 /* A non-negative decimal, or -1. */
@@ -196,28 +193,43 @@ static long num(const char *s)
 
 /* ---- config ------------------------------------------------------------- */
 
-static void load_config(struct flavour *f, const char *dir)
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The CPU choice's values, once each, for kc_classify. */
+static void add_cpu_values(struct report *r, const json_t *values)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(values, i, v) {
+		const char *name = json_string_value(v);
+
+		if (!name || (r->ncpu_values &&
+			      bsearch(&name, r->cpu_values, r->ncpu_values,
+				      sizeof(*r->cpu_values), by_str)))
+			continue;
+		r->cpu_values = kf_xrealloc(r->cpu_values,
+					    (r->ncpu_values + 1) * sizeof(*r->cpu_values));
+		r->cpu_values[r->ncpu_values++] = kf_xstrdup(name);
+		qsort(r->cpu_values, r->ncpu_values, sizeof(*r->cpu_values), by_str);
+	}
+}
+
+static void load_config(struct report *r, struct flavour *f, const char *dir)
 {
 	char *path = kf_xasprintf("%s/.config", dir), *text;
 	json_t *j;
+	long long shift;
 
 	text = kf_read_file(path, NULL);
 	free(path);
 	if (text) {
-		long shift;
-
 		f->has_config = 1;
 		kc_parse(&f->cfg, text);
 		free(text);
-		for (size_t i = 0; i < f->cfg.n; i++)
-			if (kc_is_cpu_choice(f->cfg.sym[i].name) &&
-			    !strcmp(f->cfg.sym[i].value, "y")) {
-				f->cpu_choice = kf_xstrdup(f->cfg.sym[i].name);
-				break;
-			}
-		shift = num(kc_get(&f->cfg, "X86_L1_CACHE_SHIFT"));
-		if (shift >= 0 && shift < 16)
-			f->l1_bytes = 1L << shift;
 		f->smt = !strcmp(kc_value(&f->cfg, "SCHED_SMT"), "y");
 		f->microcode = !strcmp(kc_value(&f->cfg, "MICROCODE"), "y");
 	}
@@ -231,41 +243,28 @@ static void load_config(struct flavour *f, const char *dir)
 		f->config_failed = text;
 	}
 
+	/* config.json: config/config.schema.json. */
 	path = kf_xasprintf("%s/config.json", dir);
 	j = load_json(path);
 	free(path);
 	if (!j)
 		return;
 	f->has_config_json = 1;
-	{
-		const json_t *ok = json_object_get(j, "ok");
-		const json_t *audit = json_object_get(j, "audit");
-
-		if (json_is_boolean(ok))
-			f->audit = kf_xstrdup(json_is_true(ok) ? "ok" : "failed");
-		else if (json_is_string(audit))
-			f->audit = kf_xstrdup(json_string_value(audit));
-		else if (json_is_object(audit) && json_is_boolean(json_object_get(audit, "ok")))
-			f->audit = kf_xstrdup(json_is_true(json_object_get(audit, "ok")) ?
-					      "ok" : "failed");
-		else
-			f->audit = jstr(j, "status");
-	}
+	if (json_is_boolean(json_object_get(j, "ok")))
+		f->audit = kf_xstrdup(json_is_true(json_object_get(j, "ok")) ? "ok" : "failed");
+	f->cpu_choice = jstr(j, "cpu_choice");
+	shift = jint(j, "l1_cache_shift");
+	if (shift >= 0 && shift < 16)
+		f->l1_bytes = 1L << shift;
+	add_cpu_values(r, json_object_get(j, "cpu_choice_values"));
 	/* Fragment files from the audit when make passed none. */
 	if (!f->nfragments) {
-		const json_t *fr = json_object_get(j, "fragments"), *e;
+		const json_t *e;
 		size_t i;
 
-		json_array_foreach(fr, i, e) {
-			const char *p = json_string_value(e);
-
-			if (!p && json_is_object(e))
-				p = json_string_value(json_object_get(e, "path"));
-			if (!p && json_is_object(e))
-				p = json_string_value(json_object_get(e, "file"));
-			if (p)
-				add_fragment(f, p, strlen(p));
-		}
+		json_array_foreach(json_object_get(j, "fragments"), i, e)
+			if (json_is_string(e))
+				add_fragment(f, json_string_value(e), json_string_length(e));
 	}
 	json_decref(j);
 }
@@ -393,38 +392,15 @@ static int truth(const char *s)
 	return -1;
 }
 
-/* Facts the console has and the record may lack. */
-static void read_console(struct boot *b, const char *text, int *swiotlb_line,
+/* What the runner read on the console beside the facts (boot record's
+ * "console"; boot/logparse.c). */
+static void read_console(struct boot *b, const json_t *c, int *swiotlb_line,
 			 int *reached_end, int *ucode_line)
 {
-	const char *p = text;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = xstrndup(p, len), *s, *kf, *hw;
-
-		s = line;
-		if ((kf = strstr(s, KF_FACT_PREFIX))) {
-			char *key = kf + strlen(KF_FACT_PREFIX), *eq = strchr(key, '=');
-
-			if (eq) {
-				*eq = '\0';
-				set_fact(b, kf_trim(key), kf_trim(eq + 1));
-			}
-		} else if (strstr(s, "software IO TLB: mapped")) {
-			*swiotlb_line = 1;
-		} else if ((hw = strstr(s, "HWalign="))) {
-			if (hw[8] >= '0' && hw[8] <= '9')
-				b->hwalign = strtol(hw + 8, NULL, 10);
-		}
-		if (strstr(s, KF_END_MARKER))
-			*reached_end = 1;
-		if (strstr(s, "microcode: updated") || strstr(s, "microcode: Updated"))
-			*ucode_line = 1;
-		free(line);
-		p = nl ? nl + 1 : NULL;
-	}
+	*swiotlb_line = json_is_true(json_object_get(c, "swiotlb_mapped"));
+	*reached_end = json_is_true(json_object_get(c, "end_marker"));
+	*ucode_line = json_is_true(json_object_get(c, "microcode_updated"));
+	b->hwalign = (long)jint(c, "hwalign");
 }
 
 /*
@@ -540,7 +516,7 @@ static void derive_microcode(struct boot *b, int update_line)
 		b->microcode_source = "CPU as booted, no update loaded";
 }
 
-static void derive(struct boot *b, const struct flavour *f, const char *console)
+static void derive(struct boot *b, const struct flavour *f, const json_t *console)
 {
 	int ucode_line = 0;
 	const char *lv = known_line_verdict(boot_fact(b, "probe.line_verdict"));
@@ -578,8 +554,8 @@ static void derive(struct boot *b, const struct flavour *f, const char *console)
 static void load_boot(struct flavour *f, const char *kdir, const char *file)
 {
 	char *path = kf_xasprintf("%s/%s/boot/%s", kdir, f->name, file);
-	json_t *j = load_json(path), *facts, *v, *ktap, *warn;
-	char *stem = xstrndup(file, strlen(file) - 5), *log, *console = NULL;
+	json_t *j = load_json(path), *facts, *v, *ktap, *warn, *console;
+	char *stem = xstrndup(file, strlen(file) - 5), *log;
 	const char *key, *sha;
 	struct boot *b;
 	size_t i;
@@ -610,6 +586,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 	b->wall_seconds = jnum(j, "wall_seconds");
 	b->guest_seconds = jnum(j, "guest_seconds");
 	b->qemu_version = jstr(j, "qemu_version");
+	b->release = jstr(j, "release");
 	b->ktap_passed = b->ktap_failed = b->ktap_skipped = -1;
 	b->hwalign = -1;
 	ktap = json_object_get(j, "ktap");
@@ -627,34 +604,20 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 		b->warnings[b->nwarnings++] = kf_xstrdup(json_string_value(v));
 	}
 	facts = json_object_get(j, "facts");
-	json_object_foreach(facts, key, v) {
-		char buf[64];
-
-		if (json_is_string(v)) {
+	json_object_foreach(facts, key, v)
+		if (json_is_string(v))
 			set_fact(b, key, json_string_value(v));
-		} else if (json_is_integer(v)) {
-			snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
-			set_fact(b, key, buf);
-		} else if (json_is_real(v)) {
-			snprintf(buf, sizeof(buf), "%g", json_real_value(v));
-			set_fact(b, key, buf);
-		} else if (json_is_boolean(v)) {
-			set_fact(b, key, json_is_true(v) ? "1" : "0");
-		}
-	}
+	console = json_object_get(j, "console");
+	derive(b, f, json_is_object(console) ? console : NULL);
 	json_decref(j);
 
 	log = kf_xasprintf("%s/boot/%s.log", f->name, stem);
 	path = kf_xasprintf("%s/%s", kdir, log);
-	if (is_file(path)) {
+	if (is_file(path))
 		b->log = log;
-		console = kf_read_file(path, NULL);
-	} else {
+	else
 		free(log);
-	}
 	free(path);
-	derive(b, f, console);
-	free(console);
 	free(stem);
 }
 
@@ -725,7 +688,7 @@ void report_load(struct report *r, const char *kdir)
 
 		f->has_dir = is_dir(dir);
 		if (f->has_dir) {
-			load_config(f, dir);
+			load_config(r, f, dir);
 			load_build(f, dir);
 			load_boots(r, f);
 		}
@@ -737,7 +700,7 @@ void report_load(struct report *r, const char *kdir)
 		r->release = r->fl[i].release;
 	for (size_t i = 0; i < r->nfl && !r->release; i++)
 		for (size_t k = 0; k < r->fl[i].nboots && !r->release; k++)
-			r->release = boot_fact(&r->fl[i].boots[k], "uname.release");
+			r->release = r->fl[i].boots[k].release;
 	if (!r->release)
 		r->release = r->kver;
 }
@@ -781,11 +744,6 @@ long long flavour_section(const struct flavour *f, const char *name)
 }
 
 /* ---- comparisons -------------------------------------------------------- */
-
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
 
 static int by_group(const void *a, const void *b)
 {
@@ -864,7 +822,7 @@ static void config_diff(struct report *r)
 		struct cdiff_sym *s = &r->cdiff[r->ncdiff++];
 
 		s->name = names[k];
-		s->group = kc_classify(names[k]);
+		s->group = kc_classify(names[k], r->cpu_values, r->ncpu_values);
 		s->cell = kf_xmalloc(r->nfl * sizeof(*s->cell));
 		s->menu = NULL;
 		for (size_t i = 0; i < r->nfl; i++) {
@@ -989,6 +947,7 @@ static void free_boot(struct boot *b)
 	free(b->warnings);
 	free(b->log);
 	free(b->qemu_version);
+	free(b->release);
 }
 
 void report_free(struct report *r)
@@ -1040,6 +999,9 @@ void report_free(struct report *r)
 		free(r->cpus[i].expect);
 	}
 	free(r->cpus);
+	for (size_t i = 0; i < r->ncpu_values; i++)
+		free(r->cpu_values[i]);
+	free(r->cpu_values);
 	free(r->kdir);
 	free(r->kver);
 	memset(r, 0, sizeof(*r));

@@ -48,10 +48,8 @@ const char *kc_value(const struct kconfig *kc, const char *name);
 
 enum kc_group { KC_CPU, KC_CACHE, KC_SMT, KC_MICROCODE, KC_OTHER, KC_NR_GROUPS };
 extern const char *const kc_group_names[KC_NR_GROUPS];
-enum kc_group kc_classify(const char *name);
-
-/* The CPU choice symbols of arch/x86/Kconfig.cpu ("Processor family"). */
-int kc_is_cpu_choice(const char *name);
+/* cpu_values: the values of the "Processor family" choice. */
+enum kc_group kc_classify(const char *name, char *const *cpu_values, size_t ncpu_values);
 
 /*
  * The fragment (of 'files', in merge order) that sets 'name' last, as
@@ -179,6 +177,7 @@ struct boot {
 	const char *microcode;	/* probe.microcode: "0x1", or NULL */
 	const char *microcode_source;	/* where that revision comes from */
 	char *qemu_version;	/* the record's, or NULL */
+	char *release;		/* the record's header (the guest's uname), or NULL */
 	struct gdt_facts gdt;
 };
 
@@ -198,8 +197,8 @@ struct flavour {
 	/* config stage */
 	int has_config;
 	struct kconfig cfg;
-	char *cpu_choice;	/* "MPSC"... or NULL */
-	long l1_bytes;		/* 1 << X86_L1_CACHE_SHIFT, -1 */
+	char *cpu_choice;	/* "MPSC"... (config.json), or NULL */
+	long l1_bytes;		/* 1 << X86_L1_CACHE_SHIFT (config.json), -1 */
 	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */
 	int microcode;		/* MICROCODE: 1, 0, -1 */
 	int has_config_json;
@@ -270,6 +269,8 @@ struct report {
 	char *kdir;
 	char *kver;
 	const char *release;	/* kernel release, or kver when unknown */
+	char **cpu_values;	/* the CPU choice's values (config.json), sorted */
+	size_t ncpu_values;
 	struct flavour *fl;
 	size_t nfl;
 	struct cpu_model *cpus;	/* boot/cpu-models, plus unknown booted ones */

@@ -8,9 +8,9 @@
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
 report_src := report/report.c report/model.c report/kconfig.c report/menus.c report/rows.c \
-	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c
+	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c lib/record.c
 $(eval $(call tool,report,$(report_src),-ljansson -lm))
-$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h
+$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h lib/record.h
 $(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/rows.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
@@ -40,6 +40,25 @@ check-kcidb: $(kcidb_json)
 	@test -f '$(kcidb_schema)' || { echo "kcidb schema $(kcidb_schema) not found; CI keeps shared/ beside the checkout (kcidb_schema=FILE)" >&2; exit 2; }
 	@/usr/bin/python3 -W ignore -m jsonschema -i $(kcidb_json) '$(kcidb_schema)'
 	@echo "  KCIDB   $(kcidb_json) valid against $(notdir $(kcidb_schema))"
+
+# check-records: every stage record in $(kdir) (config.json, build.json,
+# boot/<cpu>.json, report.json) valid against the schema beside the stage
+# that writes it (docs/architecture.md, "Records"), with Debian's
+# python3-jsonschema. It reads what is there; make report makes them all.
+.PHONY: check-records
+check-records:
+	@shopt -s nullglob; \
+	valid() { \
+		local schema=$$1 what=$$2 args=() f; shift 2; \
+		for f; do args+=(-i "$$f"); done; \
+		[ $$# -gt 0 ] || { echo "no $$what in $(kdir); run make report first" >&2; exit 2; }; \
+		/usr/bin/python3 -W ignore -m jsonschema "$${args[@]}" "$$schema" || exit 1; \
+		echo "  RECORDS $$# $$what valid against $$schema"; \
+	}; \
+	valid config/config.schema.json config.json $(kdir)/*/config.json; \
+	valid build/build.schema.json build.json $(kdir)/*/build.json; \
+	valid boot/boot.schema.json "boot records" $(kdir)/*/boot/*.json; \
+	valid report/report.schema.json report.json $(kdir)/report.json
 
 .PHONY: report report-only report-png diffconfig logdiff
 # want_records (boot/boot.mk): every selected flavour on every CPU model

@@ -32,6 +32,13 @@ else
 		grep -q 'software IO TLB: mapped' "$k/mpsc/boot/nocona.log"
 fi
 check_eq "mpsc: no KTAP failure" "$(jget "$rec" 'j["ktap"]["failed"]')" 0
+check_eq "mpsc: the record's header and the console the runner read" \
+	"$(jq -c '[.record, .format, .flavour, .kver, .release == .facts["uname.release"], .console.swiotlb_mapped, .console.end_marker]' "$rec")" \
+	'["boot",1,"mpsc","6.1",true,true,true]'
+# --replay remakes the record from its log: the same bytes as the live run.
+mkdir -p "$kf_tmp/replay" && cp "$rec" "${rec%.json}.log" "$kf_tmp/replay/"
+check "boot-runner --replay of mpsc on nocona" "$runner" --replay "$kf_tmp/replay/nocona.json"
+check "the replayed record is the live one" cmp "$rec" "$kf_tmp/replay/nocona.json"
 check "results.ktap is KTAP" grep -q '^KTAP version 1' "$k/results.ktap"
 check "junit.xml is well-formed XML" python3 -c \
 	'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$k/junit.xml"

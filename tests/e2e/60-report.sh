@@ -34,31 +34,44 @@ dom_checks() {
 
 check "the report tool builds" make "$tool" out="$o"
 
-# 1. The hand-made fixture (tests/data/report/README): three flavours, one
-#    of them only configured.
+# 1. The fixture (tests/data/report/README: a real make's records): three
+#    flavours, one of them only configured.
 fx=$kf_tmp/fx
 mkdir -p "$fx" && cp -a "$fixture" "$fx/"
 check "report on the fixture" "$tool" --width 100 "$fx/6.1" "$(frags generic)" "$(frags k8)" mpsc
 "$tool" "$fx/6.1" "$(frags generic)" "$(frags k8)" mpsc > "$kf_tmp/table" 2>&1
 w=$(widest "$kf_tmp/table")
 [ "$w" -le 100 ] && ok "table fits 100 columns ($w)" || { not_ok "table fits 100 columns ($w)"; diag < "$kf_tmp/table"; }
-check "table: mpsc's .data is +10.0K on generic's" grep -Eq '^\.data .*\(\+10\.0K\)' "$kf_tmp/table"
-check "table: k8 is configured, not built" grep -Eq '^bzImage bytes +1426976 +not built +1439264 \(\+12\.0K\)' "$kf_tmp/table"
-check "table: line verdicts per CPU model" grep -Eq '^boot nocona +pass 2\.6s too-small +not booted +pass 3\.1s match' "$kf_tmp/table"
+check "table: mpsc's .data is +2.6K on generic's" grep -Eq '^\.data .*\(\+2\.6K\)' "$kf_tmp/table"
+check "table: k8 is configured, not built" grep -Eq '^bzImage bytes +1692672 +not built +1651712 \(-40\.0K\)' "$kf_tmp/table"
+check "table: line verdicts per CPU model" grep -Eq '^boot nocona +pass 1\.7s too-small +not booted +pass 2\.4s match' "$kf_tmp/table"
 check "report.json validates against the schema" validate "$fx/6.1/report.json"
 sed 's/"line_verdict": "match"/"line_verdict": "fits"/' "$fx/6.1/report.json" > "$kf_tmp/bad.json"
 check_fails "a report.json with a bad line verdict does not validate" 1 "fits" validate "$kf_tmp/bad.json"
 j=$fx/6.1/report.json
-check_eq "json: kernel release" "$(jq_py "$j" 'd["kernel"]')" 6.1.192
+check_eq "json: kernel release (the header)" "$(jq_py "$j" 'd["release"]')" 6.1.192
 check_eq "json: L1 bytes per flavour" "$(jq_py "$j" '[f["config"]["l1_cache_bytes"] for f in d["flavours"]]')" "[64, 64, 128]"
 check_eq "json: CPU choice per flavour" "$(jq_py "$j" '[f["config"]["cpu"] for f in d["flavours"]]')" "['GENERIC_CPU', 'MK8', 'MPSC']"
 check_eq "json: k8 not built is null, not 0" "$(jq_py "$j" 'd["flavours"][1]["build"]')" None
 check_eq "json: mpsc on nocona" \
 	"$(jq_py "$j" '[(b["cache_alignment"], b["line_verdict"], b["threads_per_core"], b["cores"], b["swiotlb"]) for b in d["flavours"][2]["boots"] if b["cpu"]=="nocona"]')" \
 	"[(128, 'match', 2, 1, True)]"
-check_eq "json: generic on nocona, facts from the report's own checks" \
+check_eq "json: generic on nocona, facts from the probe" \
 	"$(jq_py "$j" '[(b["line_verdict"], b["line_verdict_source"], b["swiotlb"], b["swiotlb_source"]) for b in d["flavours"][0]["boots"] if b["cpu"]=="nocona"]')" \
-	"[('too-small', 'computed', False, 'console')]"
+	"[('too-small', 'probe', False, 'probe')]"
+# Without probe facts: the line verdict from config.json's line size, SWIOTLB
+# from the record's console (what the runner read), not from the log.
+np=$kf_tmp/noprobe/6.1
+mkdir -p "$np" && cp -a "$fixture/generic" "$np/"
+for c in qemu64 nocona; do
+	jq '.facts |= with_entries(select(.key | startswith("probe.") | not))' \
+		"$fixture/generic/boot/$c.json" > "$np/generic/boot/$c.json"
+done
+jq '.console.swiotlb_mapped = true' "$np/generic/boot/nocona.json" > "$np/x" && mv "$np/x" "$np/generic/boot/nocona.json"
+"$tool" --quiet "$np" "$(frags generic)"
+check_eq "json: without the probe, computed and from the record's console" \
+	"$(jq_py "$np/report.json" '[(b["cpu"], b["line_verdict"], b["line_verdict_source"], b["swiotlb"], b["swiotlb_source"]) for b in d["flavours"][0]["boots"]]')" \
+	"[('qemu64', 'match', 'computed', False, 'console'), ('nocona', 'too-small', 'computed', True, 'console')]"
 check_eq "json: MPSC was set by cpu-mpsc.config, default elsewhere" \
 	"$(jq_py "$j" '[(s["group"], s["flavours"]["mpsc"]["fragment"], s["flavours"]["generic"]["fragment"]) for s in d["config_diff"] if s["symbol"]=="MPSC"]')" \
 	"[('cpu', 'fragments/cpu-mpsc.config', '(default)')]"
@@ -75,7 +88,7 @@ check "fixture DOM: pass, refused and not-booted cells" bash -c \
 	"grep -q 'class=\"cell verdict-pass' '$fx/6.1/dom.html' && grep -q 'class=\"cell verdict-refused' '$fx/6.1/dom.html' && grep -q 'class=\"cell verdict-none' '$fx/6.1/dom.html'"
 check "fixture DOM: a cell links to its log, relative to out/<kver>/" grep -q 'href="mpsc/boot/nocona.log"' "$fx/6.1/dom.html"
 check "fixture DOM: config diff and console diffs" bash -c \
-	"grep -q 'CONFIG_X86_L1_CACHE_SHIFT' '$fx/6.1/dom.html' && grep -q '+SLUB: HWalign=128' '$fx/6.1/dom.html'"
+	"grep -q 'CONFIG_X86_L1_CACHE_SHIFT' '$fx/6.1/dom.html' && grep -q '+PCI-DMA: Using software bounce buffering' '$fx/6.1/dom.html'"
 
 if command -v valgrind > /dev/null; then
 	check "valgrind: the report on the fixture is clean" valgrind -q --error-exitcode=3 \
@@ -93,9 +106,9 @@ head -c 200 "$fixture/generic/boot/qemu64.json" > "$hf/generic/boot/opteron.json
 check "report on a half-finished out/ does not fail" "$tool" "$hf" "$(frags generic)" "$(frags k8)" "$(frags mpsc)"
 "$tool" "$hf" generic k8 mpsc > "$kf_tmp/half.txt" 2>&1
 check "half: k8 'configured', mpsc 'not configured'" grep -Eq '^status +booted +configured +not configured' "$kf_tmp/half.txt"
-check "half: 'not built' where nothing was built" grep -Eq '^bzImage bytes +1426976 +not built +not built' "$kf_tmp/half.txt"
+check "half: 'not built' where nothing was built" grep -Eq '^bzImage bytes +1692672 +not built +not built' "$kf_tmp/half.txt"
 check "half: '—' where there is no config" grep -Eq '^L1 line bytes +64 +64 +—' "$kf_tmp/half.txt"
-check "half: 'not booted' where nothing booted" grep -Eq '^boot qemu64 +pass 2\.4s match +not booted +not booted' "$kf_tmp/half.txt"
+check "half: 'not booted' where nothing booted" grep -Eq '^boot qemu64 +pass 2\.3s match +not booted +not booted' "$kf_tmp/half.txt"
 check "half: the cut-off record is named" grep -q 'opteron.json.*treated as missing' "$kf_tmp/half.txt"
 check "half: report.json validates" validate "$hf/report.json"
 check_eq "half: mpsc has no config, build or boots" \
@@ -116,7 +129,7 @@ jq --arg s "$sha" '.bzimage_sha256 = $s' "$fixture/generic/boot/qemu64.json" > "
 jq '.bzimage_sha256 = "0000000000000000000000000000000000000000000000000000000000000000"' \
 	"$fixture/generic/boot/nocona.json" > "$sf/generic/boot/nocona.json"
 "$tool" "$sf" "$(frags generic)" > "$kf_tmp/stale.txt" 2>&1
-check "stale: this build's boot is shown" grep -Eq '^boot qemu64 +pass 2\.4s match' "$kf_tmp/stale.txt"
+check "stale: this build's boot is shown" grep -Eq '^boot qemu64 +pass 2\.3s match' "$kf_tmp/stale.txt"
 check "stale: the earlier build's boot is not" bash -c "! grep -q '^boot nocona' '$kf_tmp/stale.txt'"
 check "stale: the table names it" grep -qx 'left out, boots of an earlier generic bzImage on: nocona' "$kf_tmp/stale.txt"
 check_eq "stale: report.json lists it in stale_boots, not in boots" \
@@ -154,7 +167,7 @@ check "few: the fixture's differences are not folded" bash -c \
 # 3. The console diff on its own (what make logdiff runs).
 "$tool" --logdiff "$fixture/generic/boot/nocona.log" "$fixture/mpsc/boot/nocona.log" > "$kf_tmp/ld" 2>&1
 check "logdiff: SWIOTLB and the per-CPU area differ" bash -c \
-	"grep -qx -- '+PCI-DMA: Using software bounce buffering for IO (SWIOTLB)' '$kf_tmp/ld' && grep -q -- '^+percpu: Embedded 31 pages/cpu' '$kf_tmp/ld'"
+	"grep -qx -- '+PCI-DMA: Using software bounce buffering for IO (SWIOTLB)' '$kf_tmp/ld' && grep -q -- '^+percpu: Embedded 40 pages/cpu' '$kf_tmp/ld'"
 check "logdiff: no timestamps, nonces or e820 lines left" bash -c \
 	"! grep -Eq '^[-+].*(\[ *[0-9]+\.[0-9]+\]|e820|kflavour-end [0-9a-f]{6})' '$kf_tmp/ld'"
 check_fails "logdiff of a missing log says what to do" 2 "boot it first" \

@@ -52,6 +52,10 @@ static void pass_mpsc_nocona(void **state)
 	parse(&log, LOGS "pass-mpsc-nocona.log");
 	assert_int_equal(kf_log_verdict(&log), KF_PASS);
 	assert_true(log.end_seen);
+	/* What the boot record's "console" holds for the report. */
+	assert_true(log.swiotlb_mapped);
+	assert_int_equal(log.hwalign, -1);	/* this kernel prints no SLUB line */
+	assert_false(log.microcode_updated);
 	assert_true(log.exit_known);
 	assert_int_equal(log.exit_status, 33);
 	assert_int_equal(log.failed, 0);
@@ -203,6 +207,27 @@ static void refused_i686(void **state)
 	assert_int_equal(kf_log_outcome(&log), KF_REFUSED);
 	assert_true(has_warning(&log, "only detected an i686 CPU"));
 	assert_null(kf_log_fact(&log, "uname.release"));
+	assert_false(log.swiotlb_mapped);
+	assert_false(log.end_seen || log.end_wrong_nonce);
+	kf_log_free(&log);
+}
+
+/* The console lines the report shows, wherever they are in a line. */
+static void console_lines(void **state)
+{
+	struct kf_log log;
+
+	(void)state;
+	kf_log_init(&log);
+	kf_log_line(&log, "[    0.101] SLUB: HWalign=64, Order=0-3, MinObjects=0, CPUs=2, Nodes=1");
+	kf_log_line(&log, "[    0.102] SLUB: HWalign=128, Order=0-3, MinObjects=0, CPUs=2, Nodes=1");
+	kf_log_line(&log, "[    0.103] SLUB: HWalign=, broken");
+	kf_log_line(&log, "[    0.200] microcode: updated early: 0x1 -> 0x2, date = 2020-01-01");
+	assert_int_equal(log.hwalign, 128);	/* the last one */
+	assert_true(log.microcode_updated);
+	assert_false(log.swiotlb_mapped);
+	kf_log_line(&log, "[    0.300] software IO TLB: mapped [mem 0x1-0x2] (64MB)");
+	assert_true(log.swiotlb_mapped);
 	kf_log_free(&log);
 }
 
@@ -391,6 +416,7 @@ int main(void)
 		cmocka_unit_test(ktap_nesting),
 		cmocka_unit_test(outcome_while_running),
 		cmocka_unit_test(verdict_names),
+		cmocka_unit_test(console_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

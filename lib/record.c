@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.c - the stage records' header and their one writer (record.h).
+ */
+#include "record.h"
+#include "kf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * One set of flags for every record: indented, in the order the writer
+ * built it, ASCII only (a console's bytes arrive as \u escapes, so any
+ * reader copes), and reals with 10 significant digits (seconds are rounded
+ * to 0.1 s by their writers; %.17g would print 201.4 as 201.40000000000001).
+ */
+#define KF_RECORD_FLAGS \
+	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10))
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+json_t *kf_record_new(const char *record, const char *flavour,
+		      const char *kver, const char *release)
+{
+	json_t *rec = json_object();
+
+	json_object_set_new(rec, "record", json_string(record));
+	json_object_set_new(rec, "format", json_integer(KF_RECORD_FORMAT));
+	json_object_set_new(rec, "flavour", str_or_null(flavour));
+	json_object_set_new(rec, "kver", str_or_null(kver));
+	json_object_set_new(rec, "release", str_or_null(release));
+	return rec;
+}
+
+char *kf_record_text(const json_t *rec)
+{
+	char *text = json_dumps(rec, KF_RECORD_FLAGS), *withnl;
+
+	if (!text)
+		return NULL;
+	withnl = kf_xasprintf("%s\n", text);
+	free(text);
+	return withnl;
+}
+
+int kf_record_write(const json_t *rec, const char *path)
+{
+	char *text = kf_record_text(rec);
+	int rc, e;
+
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = kf_write_atomic(path, text, strlen(text));
+	e = errno;
+	free(text);
+	errno = e;
+	return rc;
+}

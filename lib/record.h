@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record.h - the stage records (config.json, build.json, boot/<cpu>.json,
+ * report.json): one header, one writer (lib/record.c, linked with jansson).
+ *
+ * Every record starts with the same five keys, so a reader can tell what it
+ * holds and from which format before reading on (docs/architecture.md):
+ *
+ *   "record":  "config", "build", "boot" or "report"
+ *   "format":  KF_RECORD_FORMAT; raised when a field changes meaning
+ *   "flavour": the flavour (null in report.json: it has several)
+ *   "kver":    the tree, "6.1" (fragments/<kver>/, out/<kver>/)
+ *   "release": the kernel release, "6.1.192", or null when not known yet
+ *
+ * Each record has a JSON schema beside the stage that writes it;
+ * make check validates real records against them (tests/e2e/62-records.sh).
+ */
+#ifndef KF_RECORD_H
+#define KF_RECORD_H
+
+#include <jansson.h>
+
+#define KF_RECORD_FORMAT 1
+
+/* A new record object holding the header; the caller adds its fields. */
+json_t *kf_record_new(const char *record, const char *flavour,
+		      const char *kver, const char *release);
+
+/* The record as text, with the one set of jansson flags every record uses,
+ * and a final newline; NULL when out of memory. Free it. */
+char *kf_record_text(const json_t *rec);
+
+/* kf_record_text written atomically to path (kf_write_atomic). Returns 0,
+ * or -1 with errno set. */
+int kf_record_write(const json_t *rec, const char *path);
+
+#endif /* KF_RECORD_H */
