@@ -4,11 +4,18 @@
 #   make matrix   each selected flavour on every model (cpu=NAME: one model)
 # -> $(kdir)/<flavour>/boot/<cpu>.log .json, $(kdir)/results.ktap junit.xml
 
+# boot/cpu-models is read by lib/cpumodels.c only: config/flavours.c puts
+# it into $(flavours_mk) as cpu_names and cpu_model_<name> (its line).
+# cpu= is checked against an up-to-date one only (as group= in config.mk):
+# a model added since is known once make has remade it.
 boot_models := boot/cpu-models
-cpu_names   := $(shell sed -e 's/\#.*//' $(boot_models) | awk 'NF { print $$1 }')
 ifneq ($(cpu),)
+ifneq ($(cpu_names),)
+ifeq ($(flavours_mk_stale),)
 ifneq ($(filter-out $(cpu_names),$(cpu)),)
 $(error unknown cpu '$(filter-out $(cpu_names),$(cpu))'; valid: $(cpu_names) (boot/cpu-models))
+endif
+endif
 endif
 endif
 
@@ -58,7 +65,7 @@ model_stamp = $(kdir)/models/$(1).model
 .PHONY: kf-model-force
 $(kdir)/models/%.model: kf-model-force
 	@mkdir -p $(@D)
-	@sed -e 's/\#.*//' $(boot_models) | awk '$$1 == "$*"' > $@.tmp.$$$$; \
+	@printf '%s\n' '$(cpu_model_$*)' > $@.tmp.$$$$; \
 	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
 
 # The kernel a record boots is the bzImage, not build.stamp: a build that

@@ -23,6 +23,7 @@
  * See docs/boot.md.
  */
 #include "logparse.h"
+#include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -72,59 +73,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- the CPU model table (boot/cpu-models) ---- */
-
-struct model {
-	char *name, *expect, *cpu_string;
-};
-
-static void free_models(struct model *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(m[i].name);
-		free(m[i].expect);
-		free(m[i].cpu_string);
-	}
-	free(m);
-}
-
-/* "name expect -cpu-string-to-end-of-line" lines; '#' comments. */
-static struct model *read_models(const char *path, size_t *count)
-{
-	char *text = kf_read_file(path, NULL), *line, *next;
-	struct model *m = NULL;
-	size_t n = 0;
-	int lineno = 0;
-
-	if (!text)
-		kf_die(2, "%s: %s; the CPU model table is boot/cpu-models", path,
-		       strerror(errno));
-	for (line = text; line && *line; line = next) {
-		char name[64], expect[32];
-		int used = 0;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		line = kf_trim(line);
-		if (!*line || *line == '#')
-			continue;
-		if (sscanf(line, "%63s %31s %n", name, expect, &used) != 2 || !line[used])
-			kf_die(2, "%s:%d: want 'name expect -cpu-string'", path, lineno);
-		if (kf_verdict_from_name(expect) < 0)
-			kf_die(2, "%s:%d: unknown verdict '%s'", path, lineno, expect);
-		m = kf_xrealloc(m, (n + 1) * sizeof(*m));
-		m[n].name = kf_xstrdup(name);
-		m[n].expect = kf_xstrdup(expect);
-		m[n].cpu_string = kf_xstrdup(kf_trim(line + used));
-		n++;
-	}
-	free(text);
-	*count = n;
-	return m;
 }
 
 /* ---- small helpers ---- */
@@ -735,9 +683,9 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct kf_recipe recipe;
-	struct model *models, *model = NULL;
-	size_t nr_models;
-	char err[512], kernel_sha[65];
+	struct kf_cpu_models models;
+	const struct kf_cpu_model *model;
+	char err[1024], kernel_sha[65];
 	struct boot b;
 	int status = 0, exited, expect, ncpus;
 	pid_t pid;
@@ -751,18 +699,15 @@ int main(int argc, char **argv)
 
 	if (kf_recipe_read(o.recipe, &recipe, err, sizeof(err)))
 		kf_die(2, "%s", err);
-	models = read_models(o.models, &nr_models);
+	if (kf_cpu_models_read(&models, o.models, err, sizeof(err)))
+		kf_die(2, "%s", err);
 	if (!o.cpu)
 		o.cpu = recipe.value[KF_CPU];
-	for (size_t i = 0; i < nr_models; i++)
-		if (!strcmp(models[i].name, o.cpu))
-			model = &models[i];
+	model = kf_cpu_model_find(&models, o.cpu);
 	if (!model) {
-		fprintf(stderr, "boot-runner: unknown cpu '%s'; valid:", o.cpu);
-		for (size_t i = 0; i < nr_models; i++)
-			fprintf(stderr, " %s", models[i].name);
-		fprintf(stderr, " (%s)\n", o.models);
-		exit(2);
+		char *names = kf_cpu_model_names(&models, NULL);
+
+		kf_die(2, "unknown cpu '%s'; valid: %s (%s)", o.cpu, names, o.models);
 	}
 	expect = kf_verdict_from_name(o.expect ? o.expect : model->expect);
 	need_file("kernel", o.kernel);
@@ -919,7 +864,7 @@ int main(int argc, char **argv)
 	free(cmdline);
 	free(ncpus_arg);
 	free(nonce);
-	free_models(models, nr_models);
+	kf_cpu_models_free(&models);
 	kf_recipe_free(&recipe);
 	return (int)v == expect ? 0 : 1;
 }

@@ -174,34 +174,17 @@ static int parse_num(const char *s, int base, long long *v)
 	return errno || *end ? -1 : 0;
 }
 
-/* Does FINAL's value f (NULL: absent) satisfy the request r? */
+/* Does FINAL's value f (NULL: absent) satisfy the request r? Values compare
+ * as every tool compares them (lib/dotconfig.c); a string symbol wants a
+ * quoted string. */
 static int survived(const struct symbol *sym, const struct kf_setting *r,
 		    const char *f)
 {
-	long long x, y;
-
 	if (!f || strcmp(f, "n") == 0)
 		return strcmp(r->value, "n") == 0;
-	if (!sym)
-		return strcmp(r->value, f) == 0;
-	switch (sym->type) {
-	case S_INT:
-	case S_HEX:
-		if (parse_num(r->value, sym->type == S_HEX ? 16 : 10, &x) ||
-		    parse_num(f, sym->type == S_HEX ? 16 : 10, &y))
-			return strcmp(r->value, f) == 0;
-		return x == y;
-	case S_STRING: {
-		char *a = kf_unquote(r->value), *b = kf_unquote(f);
-		int same = r->vkind == KF_VAL_STR && strcmp(a, b) == 0;
-
-		free(a);
-		free(b);
-		return same;
-	}
-	default:
-		return strcmp(r->value, f) == 0;
-	}
+	if (sym && sym->type == S_STRING && r->vkind != KF_VAL_STR)
+		return 0;
+	return kf_value_equal(r->value, f);
 }
 
 /* "Depends on: A [=y] && B [=n]\n" unless e is plain y. */

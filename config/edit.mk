@@ -6,8 +6,9 @@
 # Included by config/config.mk, after the recipes (flavours.mk) are read.
 
 $(eval $(call tool,policy,config/policy.c,))
-$(eval $(call tool,edit,config/edit.c config/fragment.c,))
-$(tools)/edit: config/fragment.h
+$(eval $(call tool,savefragment,config/savefragment.c config/fragment.c,))
+$(eval $(call tool,newflavour,config/newflavour.c,))
+$(tools)/savefragment: config/fragment.h
 # tests/unit/test_policy.c includes config/policy.c.
 $(out)/tests/test_policy: config/policy.c
 
@@ -52,9 +53,9 @@ to_name := $(basename $(notdir $(to)))
 edit_affected := $(strip $(if $(to_name),$(foreach g,$(filter $(edit_recipes),$(all_flavours)),$(if \
 	$(filter $(to_name),$($(g)_fragments)),$(g))),$(edit_flavour)))
 
-savefragment: $(tools)/edit $(tools)/policy $(flavours_mk)
+savefragment: $(tools)/savefragment $(tools)/policy $(flavours_mk)
 	@config/savefragment.sh '$(MAKE)' '$(edit_flavour)' '$(kver)' '$(src)' \
-		'$(kdir)/$(edit_flavour)' '$(tools)/edit' '$(tools)/policy' '$(to_name)' \
+		'$(kdir)/$(edit_flavour)' '$(tools)/savefragment' '$(tools)/policy' '$(to_name)' \
 		'$($(edit_flavour)_fragments)' '$($(edit_flavour)_fragment_files)' \
 		'$(edit_affected)'
 
@@ -68,6 +69,6 @@ $(error make newflavour needs name=, cpu= and model=, e.g. 'make newflavour name
 endif
 endif
 
-newflavour: $(tools)/edit $(kdir)/kconfig/.built
+newflavour: $(tools)/newflavour $(kdir)/kconfig/.built
 	@config/newflavour.sh '$(MAKE)' '$(name)' '$(newflavour_cpu)' '$(model)' '$(kver)' \
-		'$(src)' '$(kdir)/kconfig' '$(tools)/edit'
+		'$(src)' '$(kdir)/kconfig' '$(tools)/newflavour'

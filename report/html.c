@@ -307,9 +307,9 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 			missing(sb, "—");
 		} else {
 			sb_addf(sb, "<code>MICROCODE=%s</code>", f->microcode ? "y" : "n");
-			if (!strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y"))
+			if (!strcmp(kf_config_value(&f->cfg, "MICROCODE_INTEL"), "y"))
 				sb_add(sb, " intel");
-			if (!strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y"))
+			if (!strcmp(kf_config_value(&f->cfg, "MICROCODE_AMD"), "y"))
 				sb_add(sb, " amd");
 		}
 		sb_add(sb, "</td>");

@@ -265,8 +265,8 @@ static void fill(const struct report *r, size_t i, const char *what, char *out,
 		if (f->microcode < 0) {
 			snprintf(out, CELL, "—");
 		} else {
-			int in = !strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y");
-			int am = !strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y");
+			int in = !strcmp(kf_config_value(&f->cfg, "MICROCODE_INTEL"), "y");
+			int am = !strcmp(kf_config_value(&f->cfg, "MICROCODE_AMD"), "y");
 
 			snprintf(out, CELL, "%s%s%s%s", f->microcode ? "y" : "n",
 				 in || am ? " (" : "", in ? (am ? "intel amd" : "intel") :

@@ -95,22 +95,6 @@ static void classifies_symbols(void **state)
 	assert_int_equal(kc_classify("MODULES"), KC_OTHER);
 }
 
-static void parses_config(void **state)
-{
-	struct kconfig kc;
-
-	(void)state;
-	kc_parse(&kc, "#\n# comment\nCONFIG_A=y\n# CONFIG_B is not set\nCONFIG_S=\"x y\"\n"
-		 "CONFIG_N=7\r\nCONFIG_A=m\nnonsense\n");
-	assert_string_equal(kc_get(&kc, "A"), "m");
-	assert_string_equal(kc_get(&kc, "B"), "n");
-	assert_string_equal(kc_get(&kc, "S"), "\"x y\"");
-	assert_string_equal(kc_get(&kc, "N"), "7");
-	assert_null(kc_get(&kc, "C"));
-	assert_string_equal(kc_value(&kc, "C"), "n");
-	kc_free(&kc);
-}
-
 static void reads_fixture(void **state)
 {
 	struct report r;
@@ -386,7 +370,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(formats),
 		cmocka_unit_test(classifies_symbols),
-		cmocka_unit_test(parses_config),
 		cmocka_unit_test(reads_fixture),
 		cmocka_unit_test(config_diff_names_fragments),
 		cmocka_unit_test(survives_broken_and_missing),
