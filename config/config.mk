@@ -55,6 +55,11 @@ $(error flavour $(firstword $(filter $(broken_flavours),$(flavour))) has a broke
 endif
 $(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $($(b)_broken)))
 
+# The fragments alone (lines, conflicts) are checked first by lint, which
+# needs no tree and is built without one.
+$(eval $(call tool,lint,config/lint.c config/fragment.c,))
+$(tools)/lint: config/fragment.h
+
 # The audit links the tree's own kconfig parser (built by Kbuild from the
 # extracted tree into $(kdir)/kconfig), so it always matches the tree.
 kconfig_dir  := $(kdir)/kconfig/scripts/kconfig
@@ -92,9 +97,9 @@ $(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/policy
 # that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy \
+		fragments/renames config/merge.sh $(tools)/lint $(ktools)/audit $(tools)/policy fragments/policy \
 		$(wildcard $($(1)_base_file)) | $(kdir)/policy.checked
-	@KF_POLICY='$(tools)/policy' KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
+	@KF_LINT='$(tools)/lint' KF_POLICY='$(tools)/policy' KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
 		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))
