@@ -37,6 +37,7 @@
 #include "../config/fragment.h"
 #include "../report/report.h"
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -107,27 +108,14 @@ static json_t *seconds(double s)
  */
 static int run_cmd(char *const argv[], const char *log, double *secs)
 {
+	const struct kf_proc_opts how = { .log = log };
+	struct kf_proc p;
 	double t0 = now();
 	int status;
-	pid_t pid = fork();
 
-	if (pid < 0)
-		kf_die(2, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		if (log) {
-			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-			if (fd < 0)
-				_exit(126);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			kf_die(2, "waitpid: %s", strerror(errno));
+	if (kf_proc_start(&p, argv, &how) < 0)
+		return 127;
+	kf_proc_wait(&p, -1, &status, NULL);
 	if (secs)
 		*secs = now() - t0;
 	if (WIFSIGNALED(status)) {
@@ -135,8 +123,7 @@ static int run_cmd(char *const argv[], const char *log, double *secs)
 
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			fprintf(stderr, "kf-bisect: interrupted; the steps done are kept, run make bisect again to go on\n");
-			signal(sig, SIG_DFL);
-			raise(sig);
+			kf_proc_die_of(sig);
 		}
 		return 128 + sig;
 	}

@@ -28,7 +28,7 @@ qemu_bios ?= /usr/share/qemu/qboot.rom
 boot_timeout ?= 180
 hang_timeout ?= 30
 
-$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c,-ljansson -lcrypto -lm))
+$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c lib/proc.c,-ljansson -lcrypto -lm))
 $(eval $(call tool,boot-results,boot/results.c,-ljansson))
 $(tools)/boot-runner: boot/logparse.h
 

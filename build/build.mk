@@ -3,7 +3,7 @@
 # Every flavour's Kbuild is a recipe of this one make, so all of them share
 # its jobserver (-j$(jobs)). docs/build.md explains the choices below.
 
-$(eval $(call tool,kf-progress,build/progress.c build/kbuild.c,-ljansson))
+$(eval $(call tool,kf-progress,build/progress.c build/kbuild.c lib/proc.c,-ljansson))
 $(eval $(call tool,kf-facts,build/facts.c build/kbuild.c lib/sha256.c,-lelf -ljansson -lcrypto))
 build_tools := $(tools)/kf-progress $(tools)/kf-facts
 $(build_tools): build/kbuild.h
