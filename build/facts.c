@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <ftw.h>
 #include <gelf.h>
 #include <jansson.h>
@@ -290,7 +291,19 @@ int main(int argc, char **argv)
 {
 	const char *flavour = NULL, *kver = NULL, *odir = NULL, *json_path = NULL;
 	const char *ccache_log = NULL, *distcc = NULL;
-	int ccache_on = 0, quiet = 0, i;
+	static const struct option opts[] = {
+		{ "from-compiler", no_argument, NULL, 'C' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "flavour", required_argument, NULL, 'f' },
+		{ "kver", required_argument, NULL, 'k' },
+		{ "odir", required_argument, NULL, 'o' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "ccache", required_argument, NULL, 'c' },
+		{ "ccache-log", required_argument, NULL, 'l' },
+		{ "distcc-hosts", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ccache_on = 0, quiet = 0, from_cc = 0, c;
 	char *p, *text, *release = NULL, sha[65], march[64], mtune[64];
 	long long sections[N_SECTIONS], bz_bytes;
 	struct kb_times times = { 0, 0, -1 };
@@ -304,31 +317,26 @@ int main(int argc, char **argv)
 	int have_flags;
 
 	kf_prog = "kf-facts";
-	if (argc == 4 && strcmp(argv[1], "--from-compiler") == 0 && strcmp(argv[2], "--odir") == 0)
-		return from_compiler(argv[3]);
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--quiet") == 0) {
-			quiet = 1;
-			continue;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C': from_cc = 1; break;
+		case 'q': quiet = 1; break;
+		case 'f': flavour = optarg; break;
+		case 'k': kver = optarg; break;
+		case 'o': odir = optarg; break;
+		case 'j': json_path = optarg; break;
+		case 'c': ccache_on = strcmp(optarg, "1") == 0; break;
+		case 'l': ccache_log = optarg; break;
+		case 'd': distcc = optarg; break;
+		default: usage();
 		}
-		if (i + 1 >= argc)
+	}
+	if (optind != argc)
+		usage();
+	if (from_cc) {
+		if (!odir)
 			usage();
-		if (strcmp(argv[i], "--flavour") == 0)
-			flavour = argv[++i];
-		else if (strcmp(argv[i], "--kver") == 0)
-			kver = argv[++i];
-		else if (strcmp(argv[i], "--odir") == 0)
-			odir = argv[++i];
-		else if (strcmp(argv[i], "--json") == 0)
-			json_path = argv[++i];
-		else if (strcmp(argv[i], "--ccache") == 0)
-			ccache_on = strcmp(argv[++i], "1") == 0;
-		else if (strcmp(argv[i], "--ccache-log") == 0)
-			ccache_log = argv[++i];
-		else if (strcmp(argv[i], "--distcc-hosts") == 0)
-			distcc = argv[++i];
-		else
-			usage();
+		return from_compiler(odir);
 	}
 	if (!flavour || !kver || !odir)
 		usage();

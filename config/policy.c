@@ -28,6 +28,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -479,15 +480,27 @@ static int check_symbols(const char *symfile, const char *kver, const char *path
 
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "symbols", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *symbols = NULL;
 	struct kf_policy p;
 	struct kf_config config;
 	char err[1024], *text, *kver;
-	int bad;
+	int bad, c;
 
 	kf_prog = "policy";
-	if (argc == 5 && !strcmp(argv[1], "--symbols"))
-		return check_symbols(argv[2], argv[3], argv[4]);
-	if (argc != 4)
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 's')
+			kf_die(2, "usage: policy POLICY FLAVOUR CONFIG | --symbols SYMBOLS KVER POLICY");
+		symbols = optarg;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (symbols && argc == 3)
+		return check_symbols(symbols, argv[1], argv[2]);
+	if (symbols || argc != 4)
 		kf_die(2, "usage: policy POLICY FLAVOUR CONFIG (run by config/merge.sh)");
 	text = kf_read_file(argv[1], NULL);
 	if (!text)
