@@ -57,7 +57,7 @@ static int check_line(const struct kf_cpu_models *t, const char *s,
 	if (strspn(name, NAME_CHARS) != strlen(name))
 		return FAIL("%s:%d: model name '%s' may hold letters, digits, '_', '.' and '-' only (it names files and make targets); rename it",
 			    path, lineno, name);
-	if (strcmp(expect, "pass") && strcmp(expect, "refused"))
+	if (strcmp(expect, "pass") != 0 && strcmp(expect, "refused") != 0)
 		return FAIL("%s:%d: %s expects '%s'; the expected verdict is pass, or refused for a CPU without long mode",
 			    path, lineno, name, expect);
 	if (strpbrk(cpu, "#'$"))
