@@ -37,9 +37,9 @@ flavours_mk := $(out)/$(kver)/flavours-$(shell printf %s '$(top)' | md5sum | cut
 # remade under the lock, so a goal without the lock writes nothing in $(out).
 ifneq ($(filter help list,$(goals)),)
 ifeq ($(filter-out $(nolock_goals),$(goals)),)
-kf_stale := $(shell test -f '$(flavours_mk)' -a -x '$(out)/tools/flavours' && \
-	find flavours fragments boot/cpu-models '$(out)/tools/flavours' -newer '$(flavours_mk)' -print -quit && \
-	find config/flavours.c lib -newer '$(out)/tools/flavours' -print -quit || echo missing)
+kf_stale := $(shell test -f '$(flavours_mk)' -a -x '$(out)/tools/config-flavours' && \
+	find flavours fragments boot/cpu-models '$(out)/tools/config-flavours' -newer '$(flavours_mk)' -print -quit && \
+	find config/flavours.c lib -newer '$(out)/tools/config-flavours' -print -quit || echo missing)
 ifneq ($(kf_stale),)
 nolock_goals := $(filter-out help list,$(nolock_goals))
 else

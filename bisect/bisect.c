@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-bisect - which config differences between a good and a bad flavour
+ * bisect - which config differences between a good and a bad flavour
  * change their boot on one CPU model: ktest's config_bisect
  * (tools/testing/ktest/config-bisect.pl) on kflavour's build and boot.
  *
- *   kf-bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
+ *   bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
  *             --good-recipe R --bad-recipe R --fragments "FILE..."
  *             --work DIR --json FILE --src SRC --audit AUDIT [--on WHAT]
  *
@@ -122,7 +122,7 @@ static int run_cmd(char *const argv[], const char *log, double *secs)
 		int sig = WTERMSIG(status);
 
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-			fprintf(stderr, "kf-bisect: interrupted; the steps done are kept, run make bisect again to go on\n");
+			fprintf(stderr, "bisect: interrupted; the steps done are kept, run make bisect again to go on\n");
 			kf_proc_die_of(sig);
 		}
 		return 128 + sig;
@@ -703,7 +703,7 @@ static void answer(struct run *r, const struct kf_config *G, const char *g_hash,
 
 static void usage(void)
 {
-	kf_die(2, "usage: kf-bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
+	kf_die(2, "usage: bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
 	       "       --good-recipe R --bad-recipe R --fragments \"FILE...\" --work DIR --json FILE\n"
 	       "       --src SRC --audit AUDIT [--on verdict|kunit:SUITE.CASE|fact:KEY]\n"
 	       "       (commands: KF_BISECT_OLDDEFCONFIG, KF_BISECT_BUILD, KF_BISECT_BOOT)");
@@ -804,7 +804,7 @@ int main(int argc, char **argv)
 	size_t nd, nsub;
 	int from_bad;
 
-	kf_prog = "kf-bisect";
+	kf_prog = "bisect";
 	memset(&r, 0, sizeof(r));
 	parse_args(argc, argv, &r.o);
 	r.start = now();

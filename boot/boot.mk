@@ -33,7 +33,7 @@ $(eval $(call tool,boot-results,boot/results.c,-ljansson))
 $(tools)/boot-runner: boot/logparse.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
-$(tools)/kf-init: boot/init.c | deps
+$(tools)/boot-init: boot/init.c | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
 
@@ -45,10 +45,10 @@ $(ktools)/gen_init_cpio: $(tree_stamp)
 # Reproducible: fixed time stamps (-t 0, the staged init's mtime), gzip -n.
 initramfs := $(kdir)/initramfs.cpio.gz
 initramfs_dir := $(kdir)/initramfs.d
-$(initramfs): $(tools)/kf-init $(ktools)/gen_init_cpio boot/boot.mk
+$(initramfs): $(tools)/boot-init $(ktools)/gen_init_cpio boot/boot.mk
 	@echo "  CPIO    $@"
 	@rm -rf $(initramfs_dir) && mkdir -p $(initramfs_dir)
-	@cp $(tools)/kf-init $(initramfs_dir)/init && touch -d @0 $(initramfs_dir)/init
+	@cp $(tools)/boot-init $(initramfs_dir)/init && touch -d @0 $(initramfs_dir)/init
 	@printf '%s\n' 'dir /dev 0755 0 0' 'nod /dev/console 0600 0 0 c 5 1' \
 		'dir /proc 0755 0 0' 'dir /sys 0755 0 0' \
 		'file /init $(initramfs_dir)/init 0755 0 0' > $(initramfs_dir)/list

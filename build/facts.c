@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-facts - write a built flavour's build.json (docs/architecture.md).
+ * build-facts - write a built flavour's build.json (docs/architecture.md).
  *
- *   kf-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
+ *   build-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
  *            [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]
- *   kf-facts --from-compiler --odir DIR
+ *   build-facts --from-compiler --odir DIR
  *
  * Everything comes from what the build left in DIR (the Kbuild O=):
- * build.log (warnings; wall and CPU seconds from kf-progress's trailer),
+ * build.log (warnings; wall and CPU seconds from build-progress's trailer),
  * include/config/kernel.release, arch/x86/boot/bzImage (size, SHA-256),
  * vmlinux (section sizes, with libelf; vmlinux.o for input sections the
  * linker script merges into others; code bytes: the function symbols' sizes), init/.main.o.cmd (-march, -mtune as
@@ -203,7 +203,7 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 /*
  * Kernel objects: ".X.o.cmd" files whose command defines __KERNEL__ (a CC
  * or AS of kernel code; host tools and "ld -r" links do not). The same
- * objects kf-progress counts as "CC/AS x.o" lines in a full build.
+ * objects build-progress counts as "CC/AS x.o" lines in a full build.
  */
 static long n_objects;
 
@@ -252,9 +252,9 @@ static double round1(double v)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-facts --flavour F --kver K --odir DIR [--json FILE]"
+	fprintf(stderr, "usage: build-facts --flavour F --kver K --odir DIR [--json FILE]"
 		" [--ccache 0|1] [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]\n"
-		"       kf-facts --from-compiler --odir DIR\n");
+		"       build-facts --from-compiler --odir DIR\n");
 	exit(2);
 }
 
@@ -262,7 +262,7 @@ static void usage(void)
  * 0 when every object in DIR came from the compiler: a finished build
  * (build.json) and no ccache hit in any build of DIR. ccache.log is the last
  * build's stats log; each build first appends the one before to
- * ccache-history.log, so a build killed before kf-facts ran counts too.
+ * ccache-history.log, so a build killed before build-facts ran counts too.
  */
 static int from_compiler(const char *odir)
 {
@@ -316,7 +316,7 @@ int main(int argc, char **argv)
 	char *dump;
 	int have_flags;
 
-	kf_prog = "kf-facts";
+	kf_prog = "build-facts";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C': from_cc = 1; break;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-progress - run one flavour's Kbuild and keep its output readable.
+ * build-progress - run one flavour's Kbuild and keep its output readable.
  *
- *   kf-progress --name NAME --log FILE [--expect-json FILE]
+ *   build-progress --name NAME --log FILE [--expect-json FILE]
  *               [--expect-config FILE] [--interval S] -- COMMAND [ARG...]
  *
  * COMMAND (the Kbuild make) runs with stdout and stderr into a pipe; every
@@ -18,10 +18,10 @@
  *
  * When COMMAND ends, the wall time and the CPU time of all its descendants
  * (getrusage RUSAGE_CHILDREN: user + system) are appended to FILE as
- * "kflavour: wall_seconds=W cpu_seconds=C exit=S", which kf-facts reads.
+ * "kflavour: wall_seconds=W cpu_seconds=C exit=S", which build-facts reads.
  * On failure the error lines ("error:", make's "***") are printed with the
  * log's path; the exit status is COMMAND's. SIGINT, SIGTERM and SIGHUP are
- * passed on to COMMAND; kf-progress then dies of the same signal, so make
+ * passed on to COMMAND; build-progress then dies of the same signal, so make
  * sees an interrupted recipe.
  */
 #include "../lib/kf.h"
@@ -194,7 +194,7 @@ static long config_estimate(const char *config)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE]"
+	fprintf(stderr, "usage: build-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE]"
 		" [--interval SECONDS] -- COMMAND [ARG...]\n");
 	exit(2);
 }
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 	int i, c, status = 0, code, sig = 0;
 	char trailer[160], buf[65536];
 
-	kf_prog = "kf-progress";
+	kf_prog = "build-progress";
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': name = optarg; break;
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 
 	start = last = now();
 	if (kf_proc_start(&child, argv + i, &how) < 0) {
-		fprintf(stderr, "kf-progress: cannot run %s: %s\n", argv[i], strerror(errno));
+		fprintf(stderr, "build-progress: cannot run %s: %s\n", argv[i], strerror(errno));
 		child.out = -1;
 		status = 127 << 8;
 	}

@@ -15,4 +15,4 @@ $(tools)/$(1): $(2) $(lib_src) $(lib_hdr) | deps
 host_tools += $(tools)/$(1)
 endef
 
-$(eval $(call tool,flavours,config/flavours.c,))
+$(eval $(call tool,config-flavours,config/flavours.c,))

@@ -50,7 +50,7 @@ for f in $flavours; do
 	done
 	# write=1: the undecided prompts as a fragment lint accepts.
 	und=$up/$f.undecided.config
-	check "$f: $f.undecided.config is a valid fragment" "$o/tools/lint" "$und"
+	check "$f: $f.undecided.config is a valid fragment" "$o/tools/config-lint" "$und"
 	check_eq "$f: it holds every undecided prompt" \
 		"$(grep -cE '^(CONFIG_|# CONFIG_.* is not set)' "$und")" \
 		"$(jq --arg f "$f" '.flavours[] | select(.flavour == $f) | .counts.undecided' "$up/upgrade.json")"
