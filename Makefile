@@ -37,9 +37,9 @@ flavours_mk := $(out)/$(kver)/flavours-$(shell printf %s '$(top)' | md5sum | cut
 # remade under the lock, so a goal without the lock writes nothing in $(out).
 ifneq ($(filter help list,$(goals)),)
 ifeq ($(filter-out $(nolock_goals),$(goals)),)
-kf_stale := $(shell test -f '$(flavours_mk)' -a -x '$(out)/tools/flavours' && \
-	find flavours fragments boot/cpu-models '$(out)/tools/flavours' -newer '$(flavours_mk)' -print -quit && \
-	find config/flavours.c lib -newer '$(out)/tools/flavours' -print -quit || echo missing)
+kf_stale := $(shell test -f '$(flavours_mk)' -a -x '$(out)/tools/config-flavours' && \
+	find flavours fragments boot/cpu-models '$(out)/tools/config-flavours' -newer '$(flavours_mk)' -print -quit && \
+	find config/flavours.c lib -newer '$(out)/tools/config-flavours' -print -quit || echo missing)
 ifneq ($(kf_stale),)
 nolock_goals := $(filter-out help list,$(nolock_goals))
 else
@@ -61,7 +61,7 @@ unlocked := 1
 endif
 # mk/lock hands the make it runs KF_LOCKED, the real path of the out= it
 # locked: the makes of its recipes on that out= run inside the lock, and a
-# make on another out= (build/repro.sh, kf-bench) takes that out='s own lock.
+# make on another out= (build/repro.sh, bench) takes that out='s own lock.
 ifneq ($(KF_LOCKED),)
 ifeq ($(KF_LOCKED),$(realpath $(out)))
 unlocked := 1

@@ -5,13 +5,13 @@
 # toggle, and one distro flavour beside the tiny ones. Scratch out=
 # directories under $(out)/bench share this out's tree by hard links; the
 # table goes to $(out)/bench/report.txt (docs/benchmarks.md).
-$(eval $(call tool,kf-bench,bench/bench.c,-ljansson))
+$(eval $(call tool,bench,bench/bench.c,-ljansson))
 
 distro ?= debian-cloud-mpsc
 
 .PHONY: bench
-bench: $(tools)/kf-bench $(tree_stamp) $(flavours_mk)
+bench: $(tools)/bench $(tree_stamp) $(flavours_mk)
 	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 35 min on 2 cores, 90 with a distro flavour"
-	@$(tools)/kf-bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
+	@$(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' \
 		--report '$(out)/bench/report.txt'

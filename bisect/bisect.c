@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-bisect - which config differences between a good and a bad flavour
+ * bisect - which config differences between a good and a bad flavour
  * change their boot on one CPU model: ktest's config_bisect
  * (tools/testing/ktest/config-bisect.pl) on kflavour's build and boot.
  *
- *   kf-bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
+ *   bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
  *             --good-recipe R --bad-recipe R --fragments "FILE..."
  *             --work DIR --json FILE --src SRC --audit AUDIT [--on WHAT]
  *
@@ -37,6 +37,7 @@
 #include "../config/fragment.h"
 #include "../report/report.h"
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,7 +74,7 @@ struct run {
 	struct opts o;
 	char *on;			/* what is compared */
 	char *good_value, *bad_value;
-	struct kconf good0, bad0;	/* the flavours' configs */
+	struct kf_config good0, bad0;	/* the flavours' configs */
 	char good0_hash[65], bad0_hash[65];
 	struct tested *t;
 	size_t nt;
@@ -107,36 +108,22 @@ static json_t *seconds(double s)
  */
 static int run_cmd(char *const argv[], const char *log, double *secs)
 {
+	const struct kf_proc_opts how = { .log = log };
+	struct kf_proc p;
 	double t0 = now();
 	int status;
-	pid_t pid = fork();
 
-	if (pid < 0)
-		kf_die(2, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		if (log) {
-			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-			if (fd < 0)
-				_exit(126);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			kf_die(2, "waitpid: %s", strerror(errno));
+	if (kf_proc_start(&p, argv, &how) < 0)
+		return 127;
+	kf_proc_wait(&p, -1, &status, NULL);
 	if (secs)
 		*secs = now() - t0;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-			fprintf(stderr, "kf-bisect: interrupted; the steps done are kept, run make bisect again to go on\n");
-			signal(sig, SIG_DFL);
-			raise(sig);
+			fprintf(stderr, "bisect: interrupted; the steps done are kept, run make bisect again to go on\n");
+			kf_proc_die_of(sig);
 		}
 		return 128 + sig;
 	}
@@ -359,14 +346,14 @@ static int copy_file(const char *from, const char *to)
 }
 
 /* Symbols of names[] whose value in c is bad's (in_bad) or good's. */
-static json_t *having(const struct kconf *c, const struct kconf *side,
+static json_t *having(const struct kf_config *c, const struct kf_config *side,
 		      const char *const *names, size_t n, const char *const *subset,
 		      size_t nsub, int in_subset)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n; i++) {
-		const char *v = kconf_get(c, names[i]), *want = kconf_get(side, names[i]);
+		const char *v = kf_config_get(c, names[i]), *want = kf_config_get(side, names[i]);
 		int member = 0;
 
 		for (size_t j = 0; j < nsub; j++)
@@ -467,14 +454,23 @@ static void olddefconfig(const struct run *r, const char *cfg, const char *in_ha
 	free(memo);
 }
 
+/* Read a .config (lib/dotconfig.c); bad input ends the bisection. */
+static void read_config(struct kf_config *c, const char *path, const char *hint)
+{
+	char err[1024];
+
+	if (kf_config_read(c, path, NULL, err, sizeof(err)) < 0)
+		kf_die(2, "%s%s", err, hint);
+}
+
 /*
  * Find the next config to test between G and B: write each candidate to
  * work/.config, olddefconfig it, and take the first that is neither G nor
  * B nor a skipped config. Returns 1 with *n, hash and the candidate's
  * subset (the symbols meant to take B's values), or 0 when none is left.
  */
-static int next_config(struct run *r, const struct kconf *G, const struct kconf *B,
-		       const char *const *diff, size_t nd, struct kconf *n, char hash[65],
+static int next_config(struct run *r, const struct kf_config *G, const struct kf_config *B,
+		       const char *const *diff, size_t nd, struct kf_config *n, char hash[65],
 		       const char ***subset, size_t *nsub, int *from_bad, size_t *tried)
 {
 	char *cfg = kf_xasprintf("%s/.config", r->o.work);
@@ -489,11 +485,12 @@ static int next_config(struct run *r, const struct kconf *G, const struct kconf 
 			kf_die(2, "%s: %s", cfg, strerror(errno));
 		free(text);
 		olddefconfig(r, cfg, hash, log);
-		if (kconf_read(n, cfg) || kf_sha256_file(cfg, hash) < 0)
+		read_config(n, cfg, "");
+		if (kf_sha256_file(cfg, hash) < 0)
 			kf_die(2, "%s: %s", cfg, strerror(errno));
 		/* Equal to good, bad or a config tested before: nothing new. */
 		if (kconf_equal(n, G) || kconf_equal(n, B) || find_tested(r, hash)) {
-			kconf_free(n);
+			kf_config_free(n);
 			continue;
 		}
 		*tried = i + 1;
@@ -624,15 +621,15 @@ static const char *or_absent(const char *v)
 	return v ? v : "absent";
 }
 
-static void answer(struct run *r, const struct kconf *G, const char *g_hash,
-		   const struct kconf *B, const char *b_hash)
+static void answer(struct run *r, const struct kf_config *G, const char *g_hash,
+		   const struct kf_config *B, const char *b_hash)
 {
 	const char **diff;
 	size_t nd = kconf_diff(G, B, &diff);
 	const struct tested *tg = find_tested(r, g_hash), *tb = find_tested(r, b_hash);
 	/* Then what only one side mentions: it came with those (ktest lists
 	 * them as well), e.g. a string whose bool was off in the good config. */
-	const struct kconf *sides[2] = { B, G };
+	const struct kf_config *sides[2] = { B, G };
 	json_t *p, *syms = json_array(), *culprits = json_array();
 	struct kf_fragset fs;
 	char *files = kf_xstrdup(r->o.fragments), *tok = NULL;
@@ -645,7 +642,7 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 
 	for (int k = 0; k < 2; k++)
 		for (i = 0; i < sides[k]->n; i++)
-			if (!kconf_get(sides[!k], sides[k]->sym[i].name)) {
+			if (!kf_config_get(sides[!k], sides[k]->sym[i].name)) {
 				diff = kf_xrealloc(diff, (nd + 1) * sizeof(*diff));
 				diff[nd++] = sides[k]->sym[i].name;
 			}
@@ -666,15 +663,15 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 		int culprit = json_is_string(prompt) && i < nboth;
 
 		json_array_append_new(syms, json_pack("{s:s, s:s, s:s, s:O, s:O, s:b, s:o}",
-			"symbol", diff[i], "good", or_absent(kconf_get(G, diff[i])),
-			"bad", or_absent(kconf_get(B, diff[i])),
+			"symbol", diff[i], "good", or_absent(kf_config_get(G, diff[i])),
+			"bad", or_absent(kf_config_get(B, diff[i])),
 			"prompt", prompt ? prompt : json_null(),
 			"defined_at", json_object_get(pi, "defined_at") ? json_object_get(pi, "defined_at") : json_null(),
 			"culprit", culprit, "fragment", frag));
 		if (culprit)
 			json_array_append_new(culprits, json_string(diff[i]));
 		printf("  %-7s CONFIG_%s %s -> %s", culprit ? "culprit" : "follows", diff[i],
-		       or_absent(kconf_get(G, diff[i])), or_absent(kconf_get(B, diff[i])));
+		       or_absent(kf_config_get(G, diff[i])), or_absent(kf_config_get(B, diff[i])));
 		if (culprit)
 			printf(" \"%s\"", json_string_value(prompt));
 		else if (i >= nboth)
@@ -706,7 +703,7 @@ static void answer(struct run *r, const struct kconf *G, const char *g_hash,
 
 static void usage(void)
 {
-	kf_die(2, "usage: kf-bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
+	kf_die(2, "usage: bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
 	       "       --good-recipe R --bad-recipe R --fragments \"FILE...\" --work DIR --json FILE\n"
 	       "       --src SRC --audit AUDIT [--on verdict|kunit:SUITE.CASE|fact:KEY]\n"
 	       "       (commands: KF_BISECT_OLDDEFCONFIG, KF_BISECT_BUILD, KF_BISECT_BOOT)");
@@ -784,12 +781,13 @@ static void same_boot_setup(const struct opts *o)
 	kf_recipe_free(&b);
 }
 
-static void read_flavour(const char *dir, const char *cpu, struct kconf *c, char hash[65],
+static void read_flavour(const char *dir, const char *cpu, struct kf_config *c, char hash[65],
 			 json_t **rec)
 {
 	char *cfg = kf_xasprintf("%s/.config", dir), *rp = kf_xasprintf("%s/boot/%s.json", dir, cpu);
 
-	if (kconf_read(c, cfg) || kf_sha256_file(cfg, hash) < 0)
+	read_config(c, cfg, "; make config first");
+	if (kf_sha256_file(cfg, hash) < 0)
 		kf_die(2, "%s: %s; make config first", cfg, strerror(errno));
 	*rec = load_record(rp, 1);
 	free(cfg);
@@ -800,13 +798,13 @@ int main(int argc, char **argv)
 {
 	struct run r;
 	json_t *grec, *brec;
-	struct kconf G, B, N;
+	struct kf_config G, B, N;
 	char g_hash[65], b_hash[65], hash[65];
 	const char **diff, **subset;
 	size_t nd, nsub;
 	int from_bad;
 
-	kf_prog = "kf-bisect";
+	kf_prog = "bisect";
 	memset(&r, 0, sizeof(r));
 	parse_args(argc, argv, &r.o);
 	r.start = now();
@@ -843,8 +841,8 @@ int main(int argc, char **argv)
 		"differences", json_array());
 	for (size_t i = 0; i < nd; i++)
 		json_array_append_new(json_object_get(r.doc, "differences"), json_pack("{s:s, s:s, s:s}",
-			"symbol", diff[i], "good", kconf_get(&r.good0, diff[i]),
-			"bad", kconf_get(&r.bad0, diff[i])));
+			"symbol", diff[i], "good", kf_config_get(&r.good0, diff[i]),
+			"bad", kf_config_get(&r.bad0, diff[i])));
 	r.steps = json_array();
 	json_object_set_new(r.doc, "steps", r.steps);
 	json_object_set_new(r.doc, "done", json_false());
@@ -892,9 +890,9 @@ int main(int argc, char **argv)
 		json_object_set_new(step, "splits_tried", json_integer((json_int_t)tried));
 		/* Subset symbols olddefconfig put back to good's value. */
 		for (size_t i = 0; i < nsub; i++) {
-			const char *v = kconf_get(&N, subset[i]);
+			const char *v = kf_config_get(&N, subset[i]);
 
-			if (!v || strcmp(v, kconf_get(&B, subset[i])) != 0)
+			if (!v || !kf_value_equal(v, kf_config_get(&B, subset[i])))
 				json_array_append_new(json_object_get(step, "dropped"), json_string(subset[i]));
 		}
 		old = json_object_get(r.earlier, hash);
@@ -936,15 +934,15 @@ int main(int argc, char **argv)
 			free(keep);
 		}
 		if (!strcmp(outcome, "good")) {
-			kconf_free(&G);
+			kf_config_free(&G);
 			G = N;
 			snprintf(g_hash, sizeof(g_hash), "%s", hash);
 		} else if (!strcmp(outcome, "bad")) {
-			kconf_free(&B);
+			kf_config_free(&B);
 			B = N;
 			snprintf(b_hash, sizeof(b_hash), "%s", hash);
 		} else {
-			kconf_free(&N);
+			kf_config_free(&N);
 		}
 		json_array_append_new(r.steps, step);
 		save(&r);
@@ -962,8 +960,8 @@ int main(int argc, char **argv)
 	save(&r);
 	printf("  BISECT  %.0f s this run; every step in %s\n", now() - r.start, r.o.json);
 
-	kconf_free(&G);
-	kconf_free(&B);
+	kf_config_free(&G);
+	kf_config_free(&B);
 	for (size_t i = 0; i < r.nt; i++) {
 		free(r.t[i].dir);
 		free(r.t[i].config);

@@ -2,11 +2,11 @@
 #   make bisect good=F bad=G cpu=C [on=verdict|kunit:SUITE.CASE|fact:KEY]
 # -> $(kdir)/bisect/<good>-<bad>-<cpu>.json (every step and the answer);
 #    steps build in one O= directory, $(kdir)/bisect-<good>-<bad>-<cpu>
-#    (docs/bisect.md). kf-bisect (C) decides; make supplies the commands.
+#    (docs/bisect.md). bisect (C) decides; make supplies the commands.
 
-$(eval $(call tool,kf-bisect,bisect/bisect.c bisect/split.c config/fragment.c \
-	report/logdiff.c lib/sha256.c,-ljansson -lcrypto -lm))
-$(tools)/kf-bisect: bisect/split.h config/fragment.h report/report.h
+$(eval $(call tool,bisect,bisect/bisect.c bisect/split.c config/fragment.c \
+	report/logdiff.c lib/sha256.c lib/proc.c,-ljansson -lcrypto -lm))
+$(tools)/bisect: bisect/split.h config/fragment.h report/report.h
 
 ifneq ($(filter bisect,$(MAKECMDGOALS)),)
 ifeq ($(and $(good),$(bad),$(cpu)),)
@@ -29,7 +29,7 @@ bisect_json := $(kdir)/bisect/$(bisect_name).json
 # then makes the same relative paths, and the steps hit the flavours' cache.
 bisect_work := $(kdir)/bisect-$(bisect_name)
 
-# The commands kf-bisect runs, each in /bin/sh -c, through the environment
+# The commands bisect runs, each in /bin/sh -c, through the environment
 # (the Kbuild environment quotes too much for an argument): the same
 # kbuild_env as make build, so a step compiles exactly as a flavour does.
 bisect: export KF_BISECT_OLDDEFCONFIG = $(call kbuild_env,bisect-$(bisect_name)) \
@@ -48,13 +48,13 @@ bisect: MAKEOVERRIDES :=
 # incremental build.
 .PHONY: bisect
 bisect: $$(kdir)/$$(good)/boot/$$(cpu).json $$(kdir)/$$(bad)/boot/$$(cpu).json \
-		$(tools)/kf-bisect $(ktools)/audit $(tools)/boot-runner $(initramfs) bisect/seed.sh
+		$(tools)/bisect $(ktools)/config-audit $(tools)/boot-runner $(initramfs) bisect/seed.sh
 	@mkdir -p $(kdir)/bisect
 	@[ -f $(bisect_work)/.config ] || bisect/seed.sh $(kdir)/$(good) $(bisect_work)
 	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
-	@# the Kbuild that kf-bisect starts.
-	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/kf-bisect --good $(good) --bad $(bad) --cpu $(cpu) --kver $(kver) \
+	@# the Kbuild that bisect starts.
+	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/bisect --good $(good) --bad $(bad) --cpu $(cpu) --kver $(kver) \
 		--good-dir $(kdir)/$(good) --bad-dir $(kdir)/$(bad) \
 		--good-recipe flavours/$(good).flavour --bad-recipe flavours/$(bad).flavour \
 		--fragments '$($(bad)_fragment_files)' --on '$(on)' \
-		--work $(bisect_work) --json $(bisect_json) --src $(src) --audit $(ktools)/audit
+		--work $(bisect_work) --json $(bisect_json) --src $(src) --audit $(ktools)/config-audit

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * split.h - the config side of make bisect: .config files as ordered symbol
- * maps, the symbols two configs set differently, configs made of one with
+ * split.h - the config side of make bisect: the symbols two configs set differently, configs made of one with
  * some values of the other, and the order in which ktest's config_bisect
  * tries the halves of the differences (tools/testing/ktest/config-bisect.pl).
  *
@@ -12,28 +11,12 @@
 
 #include <stddef.h>
 
-/* One symbol of a .config: name without CONFIG_, value as written ("n" for
- * "# CONFIG_X is not set"). */
-struct kconf_sym {
-	char *name;
-	char *value;
-};
+#include "../lib/dotconfig.h"
 
-/* A .config in file order (Kconfig's menu order: related symbols adjoin). */
-struct kconf {
-	struct kconf_sym *sym;
-	size_t n;
-};
-
-/* Parse a .config's text; lines that set no symbol are skipped. */
-void kconf_parse(struct kconf *c, const char *text);
-/* Read and parse a file; -1 with errno set when it cannot be read. */
-int kconf_read(struct kconf *c, const char *path);
-void kconf_free(struct kconf *c);
-/* The value of 'name', or NULL when the config does not mention it. */
-const char *kconf_get(const struct kconf *c, const char *name);
-/* Same symbols with the same values (order aside)? */
-int kconf_equal(const struct kconf *a, const struct kconf *b);
+/* A .config is a struct kf_config (lib/dotconfig.h): in file order,
+ * Kconfig's menu order, where related symbols adjoin. */
+/* Same symbols with the same values (order aside, kf_value_equal())? */
+int kconf_equal(const struct kf_config *a, const struct kf_config *b);
 
 /*
  * The symbols both configs mention with different values, in b's order
@@ -41,13 +24,13 @@ int kconf_equal(const struct kconf *a, const struct kconf *b);
  * from the others' dependencies). Returns the count; *names is malloc'ed,
  * its strings point into b.
  */
-size_t kconf_diff(const struct kconf *a, const struct kconf *b, const char ***names);
+size_t kconf_diff(const struct kf_config *a, const struct kf_config *b, const char ***names);
 
 /*
  * .config text: base, with each of names[] set to src's value (the
  * config-bisect.pl make_half). malloc'ed.
  */
-char *kconf_with(const struct kconf *base, const struct kconf *src,
+char *kconf_with(const struct kf_config *base, const struct kf_config *src,
 		 const char *const *names, size_t n);
 
 /*

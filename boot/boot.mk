@@ -4,11 +4,18 @@
 #   make matrix   each selected flavour on every model (cpu=NAME: one model)
 # -> $(kdir)/<flavour>/boot/<cpu>.log .json, $(kdir)/results.ktap junit.xml
 
+# boot/cpu-models is read by lib/cpumodels.c only: config/flavours.c puts
+# it into $(flavours_mk) as cpu_names and cpu_model_<name> (its line).
+# cpu= is checked against an up-to-date one only (as group= in config.mk):
+# a model added since is known once make has remade it.
 boot_models := boot/cpu-models
-cpu_names   := $(shell sed -e 's/\#.*//' $(boot_models) | awk 'NF { print $$1 }')
 ifneq ($(cpu),)
+ifneq ($(cpu_names),)
+ifeq ($(flavours_mk_stale),)
 ifneq ($(filter-out $(cpu_names),$(cpu)),)
 $(error unknown cpu '$(filter-out $(cpu_names),$(cpu))'; valid: $(cpu_names) (boot/cpu-models))
+endif
+endif
 endif
 endif
 
@@ -21,12 +28,12 @@ qemu_bios ?= /usr/share/qemu/qboot.rom
 boot_timeout ?= 180
 hang_timeout ?= 30
 
-$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c lib/record.c,-ljansson -lcrypto -lm))
+$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c lib/record.c lib/proc.c,-ljansson -lcrypto -lm))
 $(eval $(call tool,boot-results,boot/results.c,-ljansson))
 $(tools)/boot-runner: boot/logparse.h boot/console.h lib/record.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
-$(tools)/kf-init: boot/init.c boot/console.h | deps
+$(tools)/boot-init: boot/init.c boot/console.h | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
 
@@ -38,10 +45,10 @@ $(ktools)/gen_init_cpio: $(tree_stamp)
 # Reproducible: fixed time stamps (-t 0, the staged init's mtime), gzip -n.
 initramfs := $(kdir)/initramfs.cpio.gz
 initramfs_dir := $(kdir)/initramfs.d
-$(initramfs): $(tools)/kf-init $(ktools)/gen_init_cpio boot/boot.mk
+$(initramfs): $(tools)/boot-init $(ktools)/gen_init_cpio boot/boot.mk
 	@echo "  CPIO    $@"
 	@rm -rf $(initramfs_dir) && mkdir -p $(initramfs_dir)
-	@cp $(tools)/kf-init $(initramfs_dir)/init && touch -d @0 $(initramfs_dir)/init
+	@cp $(tools)/boot-init $(initramfs_dir)/init && touch -d @0 $(initramfs_dir)/init
 	@printf '%s\n' 'dir /dev 0755 0 0' 'nod /dev/console 0600 0 0 c 5 1' \
 		'dir /proc 0755 0 0' 'dir /sys 0755 0 0' \
 		'file /init $(initramfs_dir)/init 0755 0 0' > $(initramfs_dir)/list
@@ -58,7 +65,7 @@ model_stamp = $(kdir)/models/$(1).model
 .PHONY: kf-model-force
 $(kdir)/models/%.model: kf-model-force
 	@mkdir -p $(@D)
-	@sed -e 's/\#.*//' $(boot_models) | awk '$$1 == "$*"' > $@.tmp.$$$$; \
+	@printf '%s\n' '$(cpu_model_$*)' > $@.tmp.$$$$; \
 	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
 
 # The kernel a record boots is the bzImage, not build.stamp: a build that

@@ -32,7 +32,9 @@
  */
 #include "console.h"
 #include "logparse.h"
+#include "../lib/cpumodels.h"
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 #include "../lib/record.h"
 
 #include <errno.h>
@@ -46,7 +48,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -66,15 +67,6 @@
 #define GRACE_PANIC	3.0	/* after a panic line: time for the trace and reboot */
 #define TERM_WAIT	2.0	/* SIGTERM, then this long, then SIGKILL */
 
-static volatile sig_atomic_t got_signal;
-static volatile sig_atomic_t qemu_pgid;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-	if (qemu_pgid > 0)
-		kill(-(pid_t)qemu_pgid, SIGTERM);
-}
 
 static double now(void)
 {
@@ -82,59 +74,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- the CPU model table (boot/cpu-models) ---- */
-
-struct model {
-	char *name, *expect, *cpu_string;
-};
-
-static void free_models(struct model *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(m[i].name);
-		free(m[i].expect);
-		free(m[i].cpu_string);
-	}
-	free(m);
-}
-
-/* "name expect -cpu-string-to-end-of-line" lines; '#' comments. */
-static struct model *read_models(const char *path, size_t *count)
-{
-	char *text = kf_read_file(path, NULL), *line, *next;
-	struct model *m = NULL;
-	size_t n = 0;
-	int lineno = 0;
-
-	if (!text)
-		kf_die(2, "%s: %s; the CPU model table is boot/cpu-models", path,
-		       strerror(errno));
-	for (line = text; line && *line; line = next) {
-		char name[64], expect[32];
-		int used = 0;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		line = kf_trim(line);
-		if (!*line || *line == '#')
-			continue;
-		if (sscanf(line, "%63s %31s %n", name, expect, &used) != 2 || !line[used])
-			kf_die(2, "%s:%d: want 'name expect -cpu-string'", path, lineno);
-		if (kf_verdict_from_name(expect) < 0)
-			kf_die(2, "%s:%d: unknown verdict '%s'", path, lineno, expect);
-		m = kf_xrealloc(m, (n + 1) * sizeof(*m));
-		m[n].name = kf_xstrdup(name);
-		m[n].expect = kf_xstrdup(expect);
-		m[n].cpu_string = kf_xstrdup(kf_trim(line + used));
-		n++;
-	}
-	free(text);
-	*count = n;
-	return m;
 }
 
 /* ---- small helpers ---- */
@@ -182,41 +121,26 @@ static char *make_nonce(void)
 /* "7.2.22" from "QEMU emulator version 7.2.22 (Debian ...)", or NULL. */
 static char *qemu_version(const char *qemu)
 {
-	int fds[2];
-	pid_t pid;
+	char *argv[] = { (char *)qemu, "--version", NULL };
+	const struct kf_proc_opts how = { .pipe_out = 1, .null_in = 1, .null_err = 1 };
+	struct kf_proc p;
 	char buf[512];
 	ssize_t n, len = 0;
-	char *v = NULL, *p;
+	char *v = NULL, *s;
+	int status;
 
-	if (pipe2(fds, O_CLOEXEC))
+	if (kf_proc_start(&p, argv, &how) < 0)
 		return NULL;
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(fds[1], 1);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 2);
-		}
-		execlp(qemu, qemu, "--version", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	if (pid < 0) {
-		close(fds[0]);
-		return NULL;
-	}
 	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fds[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+	       (n = read(p.out, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
 		len += n;
-	close(fds[0]);
+	close(p.out);
 	buf[len] = '\0';
-	waitpid(pid, NULL, 0);
-	p = strstr(buf, "version ");
-	if (p) {
-		p += strlen("version ");
-		v = strndup(p, strcspn(p, " \n"));
+	kf_proc_wait(&p, -1, &status, NULL);
+	s = strstr(buf, "version ");
+	if (s) {
+		s += strlen("version ");
+		v = strndup(s, strcspn(s, " \n"));
 	}
 	return v;
 }
@@ -526,34 +450,6 @@ static void stderr_bytes(struct boot *b, const char *data, size_t n, int flush)
 	}
 }
 
-/* Wait up to 'secs' for pid; returns 1 and sets *status if it ended. */
-static int wait_for(pid_t pid, int *status, double secs)
-{
-	double end = now() + secs;
-
-	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno == ECHILD))
-			return 1;
-		if (now() >= end)
-			return 0;
-		usleep(20000);
-	}
-}
-
-/* SIGTERM the process group, then SIGKILL; reap QEMU. */
-static void end_qemu(pid_t pid, int *status)
-{
-	kill(-pid, SIGTERM);
-	if (!wait_for(pid, status, TERM_WAIT)) {
-		kill(-pid, SIGKILL);
-		waitpid(pid, status, 0);
-	}
-	kill(-pid, SIGKILL);	/* anything QEMU left in its group */
-	qemu_pgid = 0;
-}
-
 struct opts {
 	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
 	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
@@ -662,83 +558,29 @@ static void need_bios(const char *path)
 					   : "apt-get install qemu-system-data");
 }
 
-static void install_signals(void)
+/* Start QEMU in a process group of its own, stdout and stderr on pipes;
+ * 0, or -1 with a note when it could not be started. */
+static int start_qemu(struct boot *b, char **argv, struct kf_proc *p)
 {
-	struct sigaction sa;
+	const struct kf_proc_opts how = {
+		.pipe_out = 1, .pipe_err = 1, .null_in = 1, .group = 1,
+	};
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-/* Start QEMU with stdout and stderr on pipes; returns its pid, or -1 with a note. */
-static pid_t start_qemu(struct boot *b, char **argv, int *outfd, int *errfd)
-{
-	int po[2], pe[2], px[2];
-	int child_errno = 0;
-	pid_t pid;
-
-	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || pipe2(px, O_CLOEXEC))
-		kf_die(2, "pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		kf_die(2, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() == 1)
-			_exit(127);	/* the runner died before prctl */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		execvp(argv[0], argv);
-		child_errno = errno;
-		if (write(px[1], &child_errno, sizeof(child_errno)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	qemu_pgid = pid;
-	close(po[1]);
-	close(pe[1]);
-	close(px[1]);
-	if (read(px[0], &child_errno, sizeof(child_errno)) == (ssize_t)sizeof(child_errno)) {
-		int status;
-
-		note(b, KF_NOTE_NOSTART "%s: %s", argv[0], strerror(child_errno));
-		waitpid(pid, &status, 0);
-		qemu_pgid = 0;
-		close(px[0]);
-		close(po[0]);
-		close(pe[0]);
-		return -1;
-	}
-	close(px[0]);
-	*outfd = po[0];
-	*errfd = pe[0];
-	return pid;
+	if (kf_proc_start(p, argv, &how) == 0)
+		return 0;
+	note(b, KF_NOTE_NOSTART "%s: %s", argv[0], strerror(errno));
+	return -1;
 }
 
 /*
  * Read the console until the outcome is known; returns 1 if QEMU exited by
  * itself (*status valid), 0 if the runner ended it.
  */
-static int watch(struct boot *b, pid_t pid, int outfd, int errfd,
-		 const struct opts *o, int *status)
+static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
+		 int *status)
 {
 	double last = b->start, grace_end = 0;
-	struct pollfd fds[2] = { { outfd, POLLIN, 0 }, { errfd, POLLIN, 0 } };
+	struct pollfd fds[2] = { { qemu->out, POLLIN, 0 }, { qemu->err, POLLIN, 0 } };
 	int open_fds = 2;
 	char buf[8192];
 
@@ -746,31 +588,31 @@ static int watch(struct boot *b, pid_t pid, int outfd, int errfd,
 		double t = now(), wake;
 		int outcome, ms;
 
-		if (got_signal) {
+		if (kf_proc_signal) {
 			flush_console(b);
-			note(b, KF_NOTE_KILLED "the runner got signal %d", (int)got_signal);
-			end_qemu(pid, status);
+			note(b, KF_NOTE_KILLED "the runner got signal %d", (int)kf_proc_signal);
+			kf_proc_stop(qemu, TERM_WAIT, status);
 			return 0;
 		}
 		if (t - last >= o->hang_timeout) {
 			flush_console(b);
 			note(b, KF_NOTE_HANG "no console output for %.0f s", o->hang_timeout);
 			note(b, KF_NOTE_KILLED "hang");
-			end_qemu(pid, status);
+			kf_proc_stop(qemu, TERM_WAIT, status);
 			return 0;
 		}
 		if (t - b->start >= o->timeout) {
 			flush_console(b);
 			note(b, KF_NOTE_TIMEOUT "the boot took longer than %.0f s", o->timeout);
 			note(b, KF_NOTE_KILLED "timeout");
-			end_qemu(pid, status);
+			kf_proc_stop(qemu, TERM_WAIT, status);
 			return 0;
 		}
 		if (grace_end && t >= grace_end) {
 			flush_console(b);
 			note(b, KF_NOTE_KILLED "outcome known (%s) but QEMU did not exit",
 			     kf_verdict_name(kf_log_outcome(&b->log)));
-			end_qemu(pid, status);
+			kf_proc_stop(qemu, TERM_WAIT, status);
 			return 0;
 		}
 		wake = last + o->hang_timeout;
@@ -814,21 +656,20 @@ static int watch(struct boot *b, pid_t pid, int outfd, int errfd,
 			/* The setup code halts forever after saying so: stop now. */
 			flush_console(b);
 			note(b, KF_NOTE_KILLED "the kernel refused the CPU");
-			end_qemu(pid, status);
+			kf_proc_stop(qemu, TERM_WAIT, status);
 			return 0;
 		}
 		if (outcome >= 0 && !grace_end)
 			grace_end = now() + (outcome == KF_PANIC ? GRACE_PANIC : GRACE_END);
 	}
 	/* Both pipes closed: QEMU has exited (or is about to). */
-	if (wait_for(pid, status, TERM_WAIT)) {
-		qemu_pgid = 0;
-		kill(-pid, SIGKILL);
+	if (kf_proc_wait(qemu, TERM_WAIT, status, NULL)) {
+		kill(-qemu->pid, SIGKILL);	/* anything QEMU left in its group */
 		return 1;
 	}
 	flush_console(b);
 	note(b, KF_NOTE_KILLED "closed its console but did not exit");
-	end_qemu(pid, status);
+	kf_proc_stop(qemu, TERM_WAIT, status);
 	return 0;
 }
 
@@ -859,12 +700,12 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct kf_recipe recipe;
-	struct model *models, *model = NULL;
-	size_t nr_models;
-	char err[512], kernel_sha[65];
+	struct kf_cpu_models models;
+	const struct kf_cpu_model *model;
+	char err[1024], kernel_sha[65];
 	struct boot b;
 	int status = 0, exited, expect, ncpus;
-	pid_t pid;
+	struct kf_proc qemu;
 	double wall;
 	enum kf_verdict v;
 
@@ -877,18 +718,15 @@ int main(int argc, char **argv)
 
 	if (kf_recipe_read(o.recipe, &recipe, err, sizeof(err)))
 		kf_die(2, "%s", err);
-	models = read_models(o.models, &nr_models);
+	if (kf_cpu_models_read(&models, o.models, err, sizeof(err)))
+		kf_die(2, "%s", err);
 	if (!o.cpu)
 		o.cpu = recipe.value[KF_CPU];
-	for (size_t i = 0; i < nr_models; i++)
-		if (!strcmp(models[i].name, o.cpu))
-			model = &models[i];
+	model = kf_cpu_model_find(&models, o.cpu);
 	if (!model) {
-		fprintf(stderr, "boot-runner: unknown cpu '%s'; valid:", o.cpu);
-		for (size_t i = 0; i < nr_models; i++)
-			fprintf(stderr, " %s", models[i].name);
-		fprintf(stderr, " (%s)\n", o.models);
-		exit(2);
+		char *names = kf_cpu_model_names(&models, NULL);
+
+		kf_die(2, "unknown cpu '%s'; valid: %s (%s)", o.cpu, names, o.models);
 	}
 	expect = kf_verdict_from_name(o.expect ? o.expect : model->expect);
 	need_file("kernel", o.kernel);
@@ -933,7 +771,7 @@ int main(int argc, char **argv)
 	b.logf = fopen(logpath, "w");
 	if (!b.logf)
 		kf_die(2, "%s: %s", logpath, strerror(errno));
-	install_signals();
+	kf_proc_forward_signals();
 
 	b.start = now();
 	char *command = join_words(qargv);
@@ -943,14 +781,9 @@ int main(int argc, char **argv)
 	free(command);
 	note(&b, KF_NOTE_NONCE "%s", nonce);
 
-	int outfd = -1, errfd = -1;
-
-	pid = start_qemu(&b, qargv, &outfd, &errfd);
-	exited = 0;
-	if (pid > 0)
-		exited = watch(&b, pid, outfd, errfd, &o, &status);
+	exited = start_qemu(&b, qargv, &qemu) == 0 && watch(&b, &qemu, &o, &status);
 	wall = round_tenth(now() - b.start);
-	if (pid > 0 && exited) {
+	if (exited) {
 		if (WIFEXITED(status))
 			note(&b, KF_NOTE_EXIT "%d", WEXITSTATUS(status));
 		else if (WIFSIGNALED(status))
@@ -958,16 +791,12 @@ int main(int argc, char **argv)
 			     WTERMSIG(status));
 	}
 
-	if (got_signal) {
+	if (kf_proc_signal) {
 		/* Interrupted: no record, the log says why; die of the signal. */
-		int sig = got_signal;
-
 		fclose(b.logf);
 		fprintf(stderr, "boot-runner: %s on %s interrupted; QEMU ended\n",
 			recipe.name, model->name);
-		signal(sig, SIG_DFL);
-		kill(getpid(), sig);	/* dies of it: make sees the signal */
-		_exit(128 + sig);
+		kf_proc_die_of(kf_proc_signal);
 	}
 
 	v = kf_log_verdict(&b.log);
@@ -1028,7 +857,7 @@ int main(int argc, char **argv)
 	free(cmdline);
 	free(ncpus_arg);
 	free(nonce);
-	free_models(models, nr_models);
+	kf_cpu_models_free(&models);
 	kf_recipe_free(&recipe);
 	return (int)v == expect ? 0 : 1;
 }

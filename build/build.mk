@@ -3,11 +3,11 @@
 # Every flavour's Kbuild is a recipe of this one make, so all of them share
 # its jobserver (-j$(jobs)). docs/build.md explains the choices below.
 
-$(eval $(call tool,kf-progress,build/progress.c build/kbuild.c,-ljansson))
-$(eval $(call tool,kf-facts,build/facts.c build/kbuild.c lib/sha256.c lib/record.c,-lelf -ljansson -lcrypto))
-build_tools := $(tools)/kf-progress $(tools)/kf-facts
+$(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c,-ljansson))
+$(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c lib/record.c,-lelf -ljansson -lcrypto))
+build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h
-$(tools)/kf-facts: lib/record.h
+$(tools)/build-facts: lib/record.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt
 # from the same sources (another out=, another user) rebuild no kernel.
 build_tool_src := build/progress.c build/facts.c build/kbuild.c build/kbuild.h build/build.mk
@@ -78,11 +78,11 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
 	@if [ -f $(kdir)/$(1)/build.json ]; then mv -f $(kdir)/$(1)/build.json $(kdir)/$(1)/.build.json.prev; fi
-	@$$(call kbuild_env,$(1)) $(tools)/kf-progress --name $(1) --log $(kdir)/$(1)/build.log \
+	@$$(call kbuild_env,$(1)) $(tools)/build-progress --name $(1) --log $(kdir)/$(1)/build.log \
 		--expect-json $(kdir)/$(1)/.build.json.prev --expect-config $(kdir)/$(1)/.config \
 		--interval $(progress_interval) \
 		-- $$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
-	@$(tools)/kf-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
+	@$(tools)/build-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
 		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
 		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)')
 	@touch $$@
@@ -120,7 +120,7 @@ build: $$(build_stamps) ; @:
 # when every object in it came from the compiler (no ccache hit in any build
 # of that O= directory: ccache.log + ccache-history.log); else $(out)/repro/1.
 # The second is always $(out)/repro/2. Both share this tree (hard links).
-check-repro: $$(build_stamps) $(tools)/kf-facts
+check-repro: $$(build_stamps) $(tools)/build-facts
 	@for f in $(flavour); do \
 		build/repro.sh '$(MAKE)' '$(top)' '$(out)' '$(kver)' "$$f" || exit 1; \
 	done

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-facts - write a built flavour's build.json (docs/architecture.md).
+ * build-facts - write a built flavour's build.json (docs/architecture.md).
  *
- *   kf-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
+ *   build-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
  *            [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]
- *   kf-facts --from-compiler --odir DIR
+ *   build-facts --from-compiler --odir DIR
  *
  * Everything comes from what the build left in DIR (the Kbuild O=):
- * build.log (warnings; wall and CPU seconds from kf-progress's trailer),
+ * build.log (warnings; wall and CPU seconds from build-progress's trailer),
  * include/config/kernel.release, arch/x86/boot/bzImage (size, SHA-256),
  * vmlinux (section sizes, with libelf; vmlinux.o for input sections the
  * linker script merges into others; code bytes: the function symbols' sizes), init/.main.o.cmd (-march, -mtune as
@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <ftw.h>
 #include <gelf.h>
 #include <jansson.h>
@@ -203,7 +204,7 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 /*
  * Kernel objects: ".X.o.cmd" files whose command defines __KERNEL__ (a CC
  * or AS of kernel code; host tools and "ld -r" links do not). The same
- * objects kf-progress counts as "CC/AS x.o" lines in a full build.
+ * objects build-progress counts as "CC/AS x.o" lines in a full build.
  */
 static long n_objects;
 
@@ -252,9 +253,9 @@ static double round1(double v)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-facts --flavour F --kver K --odir DIR [--json FILE]"
+	fprintf(stderr, "usage: build-facts --flavour F --kver K --odir DIR [--json FILE]"
 		" [--ccache 0|1] [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]\n"
-		"       kf-facts --from-compiler --odir DIR\n");
+		"       build-facts --from-compiler --odir DIR\n");
 	exit(2);
 }
 
@@ -262,7 +263,7 @@ static void usage(void)
  * 0 when every object in DIR came from the compiler: a finished build
  * (build.json) and no ccache hit in any build of DIR. ccache.log is the last
  * build's stats log; each build first appends the one before to
- * ccache-history.log, so a build killed before kf-facts ran counts too.
+ * ccache-history.log, so a build killed before build-facts ran counts too.
  */
 static int from_compiler(const char *odir)
 {
@@ -291,7 +292,19 @@ int main(int argc, char **argv)
 {
 	const char *flavour = NULL, *kver = NULL, *odir = NULL, *json_path = NULL;
 	const char *ccache_log = NULL, *distcc = NULL;
-	int ccache_on = 0, quiet = 0, i;
+	static const struct option opts[] = {
+		{ "from-compiler", no_argument, NULL, 'C' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "flavour", required_argument, NULL, 'f' },
+		{ "kver", required_argument, NULL, 'k' },
+		{ "odir", required_argument, NULL, 'o' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "ccache", required_argument, NULL, 'c' },
+		{ "ccache-log", required_argument, NULL, 'l' },
+		{ "distcc-hosts", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ccache_on = 0, quiet = 0, from_cc = 0, c;
 	char *p, *text, *release = NULL, sha[65], march[64], mtune[64];
 	long long sections[N_SECTIONS], bz_bytes;
 	struct kb_times times = { 0, 0, -1 };
@@ -303,32 +316,27 @@ int main(int argc, char **argv)
 	json_t *root, *jcc, *jsec;
 	int have_flags;
 
-	kf_prog = "kf-facts";
-	if (argc == 4 && strcmp(argv[1], "--from-compiler") == 0 && strcmp(argv[2], "--odir") == 0)
-		return from_compiler(argv[3]);
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--quiet") == 0) {
-			quiet = 1;
-			continue;
+	kf_prog = "build-facts";
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C': from_cc = 1; break;
+		case 'q': quiet = 1; break;
+		case 'f': flavour = optarg; break;
+		case 'k': kver = optarg; break;
+		case 'o': odir = optarg; break;
+		case 'j': json_path = optarg; break;
+		case 'c': ccache_on = strcmp(optarg, "1") == 0; break;
+		case 'l': ccache_log = optarg; break;
+		case 'd': distcc = optarg; break;
+		default: usage();
 		}
-		if (i + 1 >= argc)
+	}
+	if (optind != argc)
+		usage();
+	if (from_cc) {
+		if (!odir)
 			usage();
-		if (strcmp(argv[i], "--flavour") == 0)
-			flavour = argv[++i];
-		else if (strcmp(argv[i], "--kver") == 0)
-			kver = argv[++i];
-		else if (strcmp(argv[i], "--odir") == 0)
-			odir = argv[++i];
-		else if (strcmp(argv[i], "--json") == 0)
-			json_path = argv[++i];
-		else if (strcmp(argv[i], "--ccache") == 0)
-			ccache_on = strcmp(argv[++i], "1") == 0;
-		else if (strcmp(argv[i], "--ccache-log") == 0)
-			ccache_log = argv[++i];
-		else if (strcmp(argv[i], "--distcc-hosts") == 0)
-			distcc = argv[++i];
-		else
-			usage();
+		return from_compiler(odir);
 	}
 	if (!flavour || !kver || !odir)
 		usage();

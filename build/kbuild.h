@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kbuild.h - what the build stage's tools read: Kbuild's short output lines,
- * .cmd files, ccache's stats log and the timing trailer kf-progress appends
+ * .cmd files, ccache's stats log and the timing trailer build-progress appends
  * to build.log. Pure functions on strings, so tests/unit/test_build_*.c can
  * check them without a kernel tree.
  */
@@ -24,7 +24,7 @@ int kb_parse_line(const char *line, char *verb, size_t vlen,
  * tag allowed) and a relative target ending in ".o". Host tools (HOSTCC,
  * objtool's "CC /abs/path.o"), links, archives and link-vmlinux.sh's
  * ".tmp_vmlinux*.o" are not: the count matches the .o.cmd files with
- * -D__KERNEL__ that kf-facts counts.
+ * -D__KERNEL__ that build-facts counts.
  */
 int kb_is_object_line(const char *line);
 
@@ -52,7 +52,7 @@ struct kb_ccache {
 void kb_ccache_count(const char *log_text, struct kb_ccache *c);
 
 /*
- * The timing trailer: the last line kf-progress appends to build.log,
+ * The timing trailer: the last line build-progress appends to build.log,
  * "kflavour: wall_seconds=W cpu_seconds=C exit=S".
  */
 #define KB_TRAILER "kflavour: wall_seconds="

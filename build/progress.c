@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-progress - run one flavour's Kbuild and keep its output readable.
+ * build-progress - run one flavour's Kbuild and keep its output readable.
  *
- *   kf-progress --name NAME --log FILE [--expect-json FILE]
+ *   build-progress --name NAME --log FILE [--expect-json FILE]
  *               [--expect-config FILE] [--interval S] -- COMMAND [ARG...]
  *
  * COMMAND (the Kbuild make) runs with stdout and stderr into a pipe; every
@@ -18,17 +18,19 @@
  *
  * When COMMAND ends, the wall time and the CPU time of all its descendants
  * (getrusage RUSAGE_CHILDREN: user + system) are appended to FILE as
- * "kflavour: wall_seconds=W cpu_seconds=C exit=S", which kf-facts reads.
+ * "kflavour: wall_seconds=W cpu_seconds=C exit=S", which build-facts reads.
  * On failure the error lines ("error:", make's "***") are printed with the
  * log's path; the exit status is COMMAND's. SIGINT, SIGTERM and SIGHUP are
- * passed on to COMMAND; kf-progress then dies of the same signal, so make
+ * passed on to COMMAND; build-progress then dies of the same signal, so make
  * sees an interrupted recipe.
  */
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 #include "kbuild.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <poll.h>
 #include <signal.h>
@@ -51,15 +53,6 @@
 #define MAX_STARS 8	/* make "***" lines kept (the last ones) */
 #define LINE_MAX_LEN 4096
 
-static volatile sig_atomic_t got_signal;
-static volatile pid_t child_pid;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-	if (child_pid > 0)
-		kill(child_pid, sig);
-}
 
 struct state {
 	const char *name;
@@ -201,27 +194,9 @@ static long config_estimate(const char *config)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE]"
+	fprintf(stderr, "usage: build-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE]"
 		" [--interval SECONDS] -- COMMAND [ARG...]\n");
 	exit(2);
-}
-
-static pid_t spawn(char **argv, int out_fd)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		kf_die(2, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		/* descriptors 1 and 2 to the pipe; everything else as inherited */
-		if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "kf-progress: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
 }
 
 static void report_failure(struct state *s, const char *log_path, int status)
@@ -261,32 +236,32 @@ int main(int argc, char **argv)
 	const char *name = NULL, *log_path = NULL, *expect_json = NULL, *config = NULL;
 	double interval = 5, start, last;
 	struct state s;
-	struct sigaction sa;
 	struct rusage ru;
-	int i, fds[2], status = 0, code, sig = 0;
+	struct kf_proc child;
+	const struct kf_proc_opts how = { .pipe_out = 1, .err_to_out = 1 };
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "expect-json", required_argument, NULL, 'j' },
+		{ "expect-config", required_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int i, c, status = 0, code, sig = 0;
 	char trailer[160], buf[65536];
 
-	kf_prog = "kf-progress";
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
+	kf_prog = "build-progress";
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': name = optarg; break;
+		case 'l': log_path = optarg; break;
+		case 'j': expect_json = optarg; break;
+		case 'c': config = optarg; break;
+		case 'i': interval = strtod(optarg, NULL); break;
+		default: usage();
 		}
-		if (i + 1 >= argc)
-			usage();
-		if (strcmp(argv[i], "--name") == 0)
-			name = argv[++i];
-		else if (strcmp(argv[i], "--log") == 0)
-			log_path = argv[++i];
-		else if (strcmp(argv[i], "--expect-json") == 0)
-			expect_json = argv[++i];
-		else if (strcmp(argv[i], "--expect-config") == 0)
-			config = argv[++i];
-		else if (strcmp(argv[i], "--interval") == 0)
-			interval = strtod(argv[++i], NULL);
-		else
-			usage();
 	}
+	i = optind;
 	if (!name || !log_path || i >= argc)
 		usage();
 	if (interval < 0.1)
@@ -303,29 +278,21 @@ int main(int argc, char **argv)
 	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (s.log_fd < 0)
 		kf_die(2, "cannot write %s: %s", log_path, strerror(errno));
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		kf_die(2, "pipe: %s", strerror(errno));
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	kf_proc_forward_signals();
 
 	start = last = now();
-	child_pid = spawn(argv + i, fds[1]);
-	close(fds[1]);
-	if (got_signal)
-		kill(child_pid, got_signal);
+	if (kf_proc_start(&child, argv + i, &how) < 0) {
+		fprintf(stderr, "build-progress: cannot run %s: %s\n", argv[i], strerror(errno));
+		child.out = -1;
+		status = 127 << 8;
+	}
 
-	for (;;) {
-		struct pollfd p = { .fd = fds[0], .events = POLLIN };
+	while (child.out >= 0) {
+		struct pollfd p = { .fd = child.out, .events = POLLIN };
 		int r = poll(&p, 1, 1000);
 
 		if (r > 0) {
-			ssize_t n = read(fds[0], buf, sizeof(buf));
+			ssize_t n = read(child.out, buf, sizeof(buf));
 
 			if (n == 0)
 				break;
@@ -339,7 +306,7 @@ int main(int argc, char **argv)
 		} else if (r < 0 && errno != EINTR) {
 			break;
 		}
-		if (now() - last >= interval && !got_signal) {
+		if (now() - last >= interval && !kf_proc_signal) {
 			progress(&s, start);
 			last = now();
 		}
@@ -348,11 +315,11 @@ int main(int argc, char **argv)
 		s.line[s.line_len] = '\0';
 		do_line(&s, s.line);
 	}
-	close(fds[0]);
-	while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
-		memset(&ru, 0, sizeof(ru));
+	memset(&ru, 0, sizeof(ru));
+	if (child.out >= 0) {
+		close(child.out);
+		kf_proc_wait(&child, -1, &status, &ru);
+	}
 
 	if (WIFSIGNALED(status)) {
 		sig = WTERMSIG(status);
@@ -367,17 +334,15 @@ int main(int argc, char **argv)
 	write_all(s.log_fd, trailer, strlen(trailer));
 	close(s.log_fd);
 
-	if (got_signal || sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-		int die = got_signal ? got_signal : sig;
+	if (kf_proc_signal || sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		int die = kf_proc_signal ? kf_proc_signal : sig;
 		char msg[160];
 
 		snprintf(msg, sizeof(msg), "  BUILD   %s: interrupted after %.0f s (log: %s)",
 			 name, now() - start, log_path);
 		say(STDERR_FILENO, msg);
 		free_state(&s);
-		signal(die, SIG_DFL);
-		raise(die);
-		return 128 + die;
+		kf_proc_die_of(die);
 	}
 	if (code != 0)
 		report_failure(&s, log_path, code);

@@ -2,7 +2,7 @@
 # repro.sh MAKE TOP OUT KVER FLAVOUR: 'make check-repro' for one flavour.
 # Two builds without ccache in two out= directories must give the same
 # bzImage. The first is OUT's own build when every object in it came from
-# the compiler, none from ccache (kf-facts --from-compiler); otherwise
+# the compiler, none from ccache (build-facts --from-compiler); otherwise
 # OUT/repro/1. The second is always OUT/repro/2: an interrupted second
 # build resumes there (tests/e2e/30-build.sh).
 set -eo pipefail
@@ -17,7 +17,7 @@ build_in() {	# build_in OUTDIR: FLAVOUR built there, compiler only
 	$make -C "$top" build flavour="$f" kver="$kver" out="$1" CCACHE=0 DISTCC_HOSTS=
 }
 
-if "$out/tools/kf-facts" --from-compiler --odir "$kdir/$f"; then
+if "$out/tools/build-facts" --from-compiler --odir "$kdir/$f"; then
 	first=$kdir/$f
 	say "first build: $first (every object from the compiler, no ccache hit)"
 else

@@ -2,7 +2,6 @@
 /*
  * audit - check that every value the fragments request is in the final config.
  *
- *   audit --lint FRAGMENT...
  *   audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
  *         [--base BASE [--verbose]] [--olddefconfig LOG] FRAGMENT...
  *   audit --srctree SRC --diff A B [--json OUT] [--full N]
@@ -12,8 +11,9 @@
  * first prompt (null when it has none: defaults and selects set it) and
  * where it is defined; make bisect names its culprits with it.
  *
- * --lint checks the fragments alone (fragment.c): every line, and no symbol
- * set to two values unless the later line follows "# kflavour: override".
+ * The fragments alone (their lines, conflicts between them) are checked
+ * first, without a tree, by config/lint.c; the audit reports the same
+ * problems if it is given such fragments.
  *
  * The full audit also parses SRC's Kconfig with the tree's own kconfig
  * (linked from the tree's scripts/kconfig objects, so it always matches the
@@ -25,7 +25,7 @@
  * unknown symbol (with the fragments/renames hint), no prompt (set by
  * defaults and selects only), the dependency that blocked it, the choice
  * value that won, the select that forced it. Exit 0 when all survived,
- * 1 on a lint error or a miss, 2 on a usage or I/O error.
+ * 1 on a fragment error or a miss, 2 on a usage or I/O error.
  *
  * --olddefconfig first writes FINAL back as 'make olddefconfig' would (the
  * same kconfig: read it, compute every symbol, write it; byte-identical),
@@ -54,6 +54,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,8 +119,7 @@ struct audit {
 
 static void usage(void)
 {
-	kf_die(2, "usage: audit --lint FRAGMENT...\n"
-	       "       audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
+	kf_die(2, "usage: audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
 	       "             [--base BASE [--verbose]] [--olddefconfig LOG] FRAGMENT...\n"
 	       "       audit --srctree SRC --diff A B [--json OUT.json] [--full N]\n"
 	       "       audit --srctree SRC --config FINAL --prompts SYMBOL...");
@@ -175,34 +175,17 @@ static int parse_num(const char *s, int base, long long *v)
 	return errno || *end ? -1 : 0;
 }
 
-/* Does FINAL's value f (NULL: absent) satisfy the request r? */
+/* Does FINAL's value f (NULL: absent) satisfy the request r? Values compare
+ * as every tool compares them (lib/dotconfig.c); a string symbol wants a
+ * quoted string. */
 static int survived(const struct symbol *sym, const struct kf_setting *r,
 		    const char *f)
 {
-	long long x, y;
-
 	if (!f || strcmp(f, "n") == 0)
 		return strcmp(r->value, "n") == 0;
-	if (!sym)
-		return strcmp(r->value, f) == 0;
-	switch (sym->type) {
-	case S_INT:
-	case S_HEX:
-		if (parse_num(r->value, sym->type == S_HEX ? 16 : 10, &x) ||
-		    parse_num(f, sym->type == S_HEX ? 16 : 10, &y))
-			return strcmp(r->value, f) == 0;
-		return x == y;
-	case S_STRING: {
-		char *a = kf_unquote(r->value), *b = kf_unquote(f);
-		int same = r->vkind == KF_VAL_STR && strcmp(a, b) == 0;
-
-		free(a);
-		free(b);
-		return same;
-	}
-	default:
-		return strcmp(r->value, f) == 0;
-	}
+	if (sym && sym->type == S_STRING && r->vkind != KF_VAL_STR)
+		return 0;
+	return kf_value_equal(r->value, f);
 }
 
 /* "Depends on: A [=y] && B [=n]\n" unless e is plain y. */
@@ -863,8 +846,21 @@ static int diff_main(struct audit *a)
 
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "prompts", no_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "srctree", required_argument, NULL, 's' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "renames", required_argument, NULL, 'r' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "full", required_argument, NULL, 'f' },
+		{ "olddefconfig", required_argument, NULL, 'o' },
+		{ "diff", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct audit a;
-	int lint = 0, prompts = 0, i, first, ok;
+	int prompts = 0, i, first, ok, c;
 	const char *olddefconfig = NULL;
 	char *flavour;
 	size_t k;
@@ -874,60 +870,37 @@ int main(int argc, char **argv)
 	kf_fragset_init(&a.req);
 	kf_fragset_init(&a.final);
 	kf_fragset_init(&a.base);
-	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-		const char *opt = argv[i];
-
-		if (strcmp(opt, "--") == 0) {
-			i++;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': prompts = 1; break;
+		case 'v': a.verbose = 1; break;
+		case 's': a.srctree = optarg; break;
+		case 'c': a.config = optarg; break;
+		case 'j': a.json = optarg; break;
+		case 'r': a.renames_path = optarg; break;
+		case 'b': a.base_path = optarg; break;
+		case 'f': a.full_max = strtol(optarg, NULL, 10); break;
+		case 'o': olddefconfig = optarg; break;
+		case 'd':	/* --diff A B: B is the next argument */
+			if (optind >= argc)
+				usage();
+			a.config = optarg;
+			a.diff_b = argv[optind++];
 			break;
+		default: usage();
 		}
-		if (strcmp(opt, "--lint") == 0) {
-			lint = 1;
-			continue;
-		}
-		if (strcmp(opt, "--prompts") == 0) {
-			prompts = 1;
-			continue;
-		}
-		if (strcmp(opt, "--verbose") == 0) {
-			a.verbose = 1;
-			continue;
-		}
-		if (i + 1 >= argc)
-			usage();
-		if (strcmp(opt, "--srctree") == 0)
-			a.srctree = argv[++i];
-		else if (strcmp(opt, "--config") == 0)
-			a.config = argv[++i];
-		else if (strcmp(opt, "--json") == 0)
-			a.json = argv[++i];
-		else if (strcmp(opt, "--renames") == 0)
-			a.renames_path = argv[++i];
-		else if (strcmp(opt, "--base") == 0)
-			a.base_path = argv[++i];
-		else if (strcmp(opt, "--olddefconfig") == 0)
-			olddefconfig = argv[++i];
-		else if (strcmp(opt, "--full") == 0)
-			a.full_max = strtol(argv[++i], NULL, 10);
-		else if (strcmp(opt, "--diff") == 0 && i + 2 < argc) {
-			a.config = argv[++i];
-			a.diff_b = argv[++i];
-		}
-		else
-			usage();
 	}
-	first = i;
+	first = optind;
 	if (a.diff_b)
 		return diff_main(&a);
 	if (first >= argc)
 		usage();
-	if (olddefconfig && (lint || prompts))
+	if (olddefconfig && prompts)
 		usage();
-	if (lint ? (a.srctree || a.config || a.json || a.renames_path || a.base_path)
-		 : (!a.srctree || !a.config))
+	if (!a.srctree || !a.config)
 		usage();
 	if (prompts) {
-		if (lint || a.json || a.renames_path)
+		if (a.json || a.renames_path)
 			usage();
 		if (access(a.config, R_OK) < 0)
 			kf_die(2, "--config %s: %s", a.config, strerror(errno));
@@ -952,11 +925,6 @@ int main(int argc, char **argv)
 		audit_free(&a);
 		return 1;
 	}
-	if (lint) {
-		audit_free(&a);
-		return 0;
-	}
-
 	kf_renames_read(&a.renames, a.renames_path ? a.renames_path : DEFAULT_RENAMES,
 		     a.renames_path != NULL);
 	if (!a.renames_path)

@@ -8,9 +8,9 @@
 # kf_readonly (help/list without the lock) it is up to date and not remade.
 ifeq ($(kf_readonly),)
 $(flavours_mk): $(wildcard flavours/*.flavour fragments/*.config fragments/$(kver)/*.config) \
-		boot/cpu-models $(tools)/flavours
+		boot/cpu-models $(tools)/config-flavours
 	@mkdir -p $(@D)
-	@$(tools)/flavours $(kver) > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
+	@$(tools)/config-flavours $(kver) > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 endif
 include $(flavours_mk)
 
@@ -44,7 +44,7 @@ flavour ?= $(group_$(group))
 ifneq ($(all_flavours)$(broken_flavours),)
 flavour_unknown := $(filter-out $(all_flavours) $(broken_flavours) $(recipes),$(flavour))
 ifneq ($(flavour_unknown),)
-flavour_near := $(shell $(tools)/flavours --suggest '$(firstword $(flavour_unknown))' $(recipes))
+flavour_near := $(shell $(tools)/config-flavours --suggest '$(firstword $(flavour_unknown))' $(recipes))
 $(error unknown flavour '$(flavour_unknown)'$(if $(flavour_near), (did you mean $(flavour_near)?)); valid: $(recipes) (flavours/*.flavour))
 endif
 endif
@@ -54,6 +54,11 @@ ifneq ($(filter $(broken_flavours),$(flavour)),)
 $(error flavour $(firstword $(filter $(broken_flavours),$(flavour))) has a broken recipe: $($(firstword $(filter $(broken_flavours),$(flavour)))_broken))
 endif
 $(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $($(b)_broken)))
+
+# The fragments alone (lines, conflicts) are checked first by lint, which
+# needs no tree and is built without one.
+$(eval $(call tool,config-lint,config/lint.c config/fragment.c,))
+$(tools)/config-lint: config/fragment.h
 
 # The audit links the tree's own kconfig parser (built by Kbuild from the
 # extracted tree into $(kdir)/kconfig), so it always matches the tree.
@@ -70,7 +75,7 @@ $(kdir)/kconfig/.built: $(tree_stamp)
 kconfig_expr_h = $(src)/scripts/kconfig/expr.h
 kconfig_api = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && echo -DKF_SYM_MENUS) \
 	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME)
-$(ktools)/audit: config/audit.c config/fragment.c config/fragment.h config/kconf.c config/kconf.h config/kdiff.c \
+$(ktools)/config-audit: config/audit.c config/fragment.c config/fragment.h config/kconf.c config/kconf.h config/kdiff.c \
 		config/kdiff.h lib/record.c lib/record.h $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
 	@mkdir -p $(@D)
 	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
@@ -82,8 +87,8 @@ $(ktools)/audit: config/audit.c config/fragment.c config/fragment.h config/kconf
 $(kdir)/kconfig.symbols: $(tree_stamp)
 	@grep -rhoE --include='Kconfig*' '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' $(src) | \
 		awk '{print $$2}' | sort -u > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
-$(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/policy
-	@$(tools)/policy --symbols $(kdir)/kconfig.symbols $(kver) fragments/policy
+$(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/config-policy
+	@$(tools)/config-policy --symbols $(kdir)/kconfig.symbols $(kver) fragments/policy
 	@touch $@
 
 # config.stamp, not .config, is make's target: merge.sh replaces .config only
@@ -92,10 +97,10 @@ $(kdir)/policy.checked: fragments/policy $(kdir)/kconfig.symbols $(tools)/policy
 # that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(ktools)/audit $(tools)/policy fragments/policy \
+		fragments/renames config/merge.sh $(tools)/config-lint $(ktools)/config-audit $(tools)/config-policy fragments/policy \
 		$(wildcard $($(1)_base_file)) | $(kdir)/policy.checked
-	@KF_POLICY='$(tools)/policy' KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
-		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/audit' $($(1)_fragment_files)
+	@KF_LINT='$(tools)/config-lint' KF_POLICY='$(tools)/config-policy' KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
+		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/config-audit' $($(1)_fragment_files)
 endef
 $(foreach f,$(all_flavours),$(eval $(call flavour_config,$(f))))
 config_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/config.stamp)

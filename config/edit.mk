@@ -5,9 +5,10 @@
 # and the policy (fragments/policy) that config/merge.sh checks on every run.
 # Included by config/config.mk, after the recipes (flavours.mk) are read.
 
-$(eval $(call tool,policy,config/policy.c,))
-$(eval $(call tool,edit,config/edit.c config/fragment.c,))
-$(tools)/edit: config/fragment.h
+$(eval $(call tool,config-policy,config/policy.c,))
+$(eval $(call tool,config-savefragment,config/savefragment.c config/fragment.c,))
+$(eval $(call tool,config-newflavour,config/newflavour.c,))
+$(tools)/config-savefragment: config/fragment.h
 # tests/unit/test_policy.c includes config/policy.c.
 $(out)/tests/test_policy: config/policy.c
 
@@ -32,7 +33,7 @@ menuconfig nconfig: edit_deps = mk/deps.sh libncurses-dev || { \
 
 # Edits not saved yet are kept: the configurator continues on them. Otherwise
 # the config stage runs first, so the edit starts from the current merge.
-menuconfig nconfig oldconfig: $(tools)/policy $(flavours_mk)
+menuconfig nconfig oldconfig: $(tools)/config-policy $(flavours_mk)
 	@$(or $(edit_deps),:)
 	@d='$(kdir)/$(edit_flavour)'; \
 	if [ -f "$$d/.config.merged" ] && [ -f "$$d/.config" ] && ! cmp -s "$$d/.config" "$$d/.config.merged"; then \
@@ -43,7 +44,7 @@ menuconfig nconfig oldconfig: $(tools)/policy $(flavours_mk)
 	fi
 	@$(MAKE) -C '$(src)' O='$(kdir)/$(edit_flavour)' $@
 	@echo "  EDIT    $(edit_flavour): $(kdir)/$(edit_flavour)/.config; 'make savefragment flavour=$(edit_flavour)' writes the changes into a fragment"
-	@$(tools)/policy fragments/policy $(edit_flavour) '$(kdir)/$(edit_flavour)/.config' || \
+	@$(tools)/config-policy fragments/policy $(edit_flavour) '$(kdir)/$(edit_flavour)/.config' || \
 		echo "kflavour: these edits break fragments/policy (above): savefragment will refuse them" >&2
 
 # to=NAME (or a fragment path) sends the edits to that fragment of the
@@ -52,9 +53,9 @@ to_name := $(basename $(notdir $(to)))
 edit_affected := $(strip $(if $(to_name),$(foreach g,$(filter $(edit_recipes),$(all_flavours)),$(if \
 	$(filter $(to_name),$($(g)_fragments)),$(g))),$(edit_flavour)))
 
-savefragment: $(tools)/edit $(tools)/policy $(flavours_mk)
+savefragment: $(tools)/config-savefragment $(tools)/config-policy $(flavours_mk)
 	@config/savefragment.sh '$(MAKE)' '$(edit_flavour)' '$(kver)' '$(src)' \
-		'$(kdir)/$(edit_flavour)' '$(tools)/edit' '$(tools)/policy' '$(to_name)' \
+		'$(kdir)/$(edit_flavour)' '$(tools)/config-savefragment' '$(tools)/config-policy' '$(to_name)' \
 		'$($(edit_flavour)_fragments)' '$($(edit_flavour)_fragment_files)' \
 		'$(edit_affected)'
 
@@ -68,6 +69,6 @@ $(error make newflavour needs name=, cpu= and model=, e.g. 'make newflavour name
 endif
 endif
 
-newflavour: $(tools)/edit $(kdir)/kconfig/.built
+newflavour: $(tools)/config-newflavour $(kdir)/kconfig/.built
 	@config/newflavour.sh '$(MAKE)' '$(name)' '$(newflavour_cpu)' '$(model)' '$(kver)' \
-		'$(src)' '$(kdir)/kconfig' '$(tools)/edit'
+		'$(src)' '$(kdir)/kconfig' '$(tools)/config-newflavour'

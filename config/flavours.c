@@ -5,7 +5,8 @@
  *
  *   flavours KVER            make variables, for out/<kver>/flavours.mk
  *                            (also <f>_base_file and group_<g>, the
- *                            flavours of each group)
+ *                            flavours of each group; and boot/cpu-models
+ *                            as cpu_names and cpu_model_<name>)
  *   flavours --list KVER     one line per flavour, for 'make list'
  *   flavours --suggest NAME FLAVOUR...   the FLAVOURs near NAME (a typo)
  *
@@ -14,16 +15,16 @@
  * in broken_flavours with its error (file, line, fix) as <name>_broken, so
  * make names it and every other flavour still works.
  */
+#include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 
 #include <dirent.h>
+#include <getopt.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define CPU_MODELS "boot/cpu-models"
 
 static int by_name(const void *a, const void *b)
 {
@@ -70,31 +71,10 @@ static char *fragment_path(const char *kver, const char *name)
 	return NULL;
 }
 
-static int cpu_model_known(const char *name)
-{
-	char *text = kf_read_file(CPU_MODELS, NULL), *line, *next;
-	int found = 0;
-
-	if (!text)
-		kf_die(2, "%s: %s", CPU_MODELS, strerror(errno));
-	for (line = text; line && !found; line = next) {
-		char word[64];
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (*line == '#' || sscanf(line, "%63s", word) != 1)
-			continue;
-		found = !strcmp(word, name);
-	}
-	free(text);
-	return found;
-}
-
 /* Check what one recipe points at; on a problem "file:line: ...; fix" in
  * err and -1. */
-static int check_refs(const struct kf_recipe *r, const char *kver, char *err,
-		      size_t errlen)
+static int check_refs(const struct kf_recipe *r, const char *kver,
+		      const struct kf_cpu_models *models, char *err, size_t errlen)
 {
 	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
 	int rc = 0;
@@ -118,9 +98,9 @@ static int check_refs(const struct kf_recipe *r, const char *kver, char *err,
 			 r->path, r->line[KF_BASE], r->value[KF_BASE] + 5, strerror(errno));
 		rc = -1;
 	}
-	if (!rc && !cpu_model_known(r->value[KF_CPU])) {
+	if (!rc && !kf_cpu_model_find(models, r->value[KF_CPU])) {
 		snprintf(err, errlen, "%s:%d: cpu model '%s' is not in %s; use one listed there",
-			 r->path, r->line[KF_CPU], r->value[KF_CPU], CPU_MODELS);
+			 r->path, r->line[KF_CPU], r->value[KF_CPU], KF_CPU_MODELS);
 		rc = -1;
 	}
 	return rc;
@@ -192,12 +172,12 @@ static char *name_of(const char *path)
 }
 
 /* --suggest NAME FLAVOUR...: print the FLAVOURs near NAME, space-separated. */
-static int suggest(int argc, char **argv)
+static int suggest(const char *name, int argc, char **argv)
 {
 	const char *sep = "";
 
-	for (int i = 3; i < argc; i++)
-		if (kf_near(argv[2], argv[i])) {
+	for (int i = 0; i < argc; i++)
+		if (kf_near(name, argv[i])) {
 			printf("%s%s", sep, argv[i]);
 			sep = " ";
 		}
@@ -205,19 +185,48 @@ static int suggest(int argc, char **argv)
 	return 0;
 }
 
+/* The CPU models as make variables: cpu_names, and each model's line as
+ * written as cpu_model_<name> (boot/boot.mk's per-model stamp). */
+static void print_models(const struct kf_cpu_models *t)
+{
+	char *names = kf_cpu_model_names(t, NULL);
+
+	printf("cpu_names := %s\n", names);
+	for (size_t i = 0; i < t->n; i++)
+		printf("cpu_model_%s := %s\n", t->m[i].name, t->m[i].text);
+	free(names);
+}
+
 int main(int argc, char **argv)
 {
-	int list = argc > 1 && !strcmp(argv[1], "--list");
-	const char *kver = argv[list ? 2 : 1];
+	static const struct option opts[] = {
+		{ "list", no_argument, NULL, 'l' },
+		{ "suggest", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *kver, *near = NULL;
+	struct kf_cpu_models models;
 	struct kf_recipe *r;
-	char **paths, **errs;
+	char **paths, **errs, merr[1024];
 	size_t n;
+	int list = 0, c;
 
 	kf_prog = "flavours";
-	if (argc > 2 && !strcmp(argv[1], "--suggest"))
-		return suggest(argc, argv);
-	if (!kver)
-		kf_die(2, "usage: flavours [--list] KVER");
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'l')
+			list = 1;
+		else if (c == 's')
+			near = optarg;
+		else
+			kf_die(2, "usage: flavours [--list] KVER | --suggest NAME FLAVOUR...");
+	}
+	if (near)
+		return suggest(near, argc - optind, argv + optind);
+	if (optind + 1 != argc)
+		kf_die(2, "usage: flavours [--list] KVER | --suggest NAME FLAVOUR...");
+	kver = argv[optind];
+	if (kf_cpu_models_read(&models, KF_CPU_MODELS, merr, sizeof(merr)) < 0)
+		kf_die(2, "%s", merr);
 	paths = recipe_paths(&n);
 	if (!n)
 		kf_die(2, "flavours/: no *.flavour recipe; add one (see docs/guide.md)");
@@ -229,7 +238,7 @@ int main(int argc, char **argv)
 		errs[i] = NULL;
 		if (kf_recipe_read(paths[i], &r[i], err, sizeof(err)) < 0) {
 			errs[i] = kf_xstrdup(err);
-		} else if (check_refs(&r[i], kver, err, sizeof(err)) < 0) {
+		} else if (check_refs(&r[i], kver, &models, err, sizeof(err)) < 0) {
 			errs[i] = kf_xstrdup(err);
 			kf_recipe_free(&r[i]);
 		}
@@ -248,6 +257,7 @@ int main(int argc, char **argv)
 				free(name);
 			}
 		putchar('\n');
+		print_models(&models);
 	}
 	for (size_t i = 0; i < n; i++) {
 		char *name = name_of(paths[i]);
@@ -274,5 +284,6 @@ int main(int argc, char **argv)
 	free(r);
 	free(errs);
 	free(paths);
+	kf_cpu_models_free(&models);
 	return 0;
 }

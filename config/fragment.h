@@ -6,7 +6,8 @@
  * one wins), except that a later setting with a different value is an error
  * unless the line before it is "# kflavour: override".
  *
- * Needs no kernel tree: the unit tests link it alone.
+ * Lines are read by lib/dotconfig.c, values compared by its
+ * kf_value_equal(). Needs no kernel tree: the unit tests link it alone.
  */
 #ifndef KF_FRAGMENT_H
 #define KF_FRAGMENT_H
@@ -14,41 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The comment line that lets a later fragment change an earlier value. */
-#define KF_OVERRIDE_MARK "# kflavour: override"
-
-enum kf_line_kind {
-	KF_LINE_BLANK,
-	KF_LINE_COMMENT,
-	KF_LINE_OVERRIDE,	/* KF_OVERRIDE_MARK */
-	KF_LINE_SET,		/* CONFIG_NAME=value */
-	KF_LINE_UNSET,		/* # CONFIG_NAME is not set */
-};
-
-/* What kind of value a setting has (the fragment's own syntax). */
-enum kf_value_kind {
-	KF_VAL_TRI,		/* y, m or n ("is not set" is n) */
-	KF_VAL_DEC,		/* decimal number, maybe negative */
-	KF_VAL_HEX,		/* 0x... */
-	KF_VAL_STR,		/* "quoted string" */
-};
-
-/* One classified line; name and value point into the line parsed. */
-struct kf_line {
-	enum kf_line_kind kind;
-	enum kf_value_kind vkind;	/* KF_LINE_SET / KF_LINE_UNSET only */
-	const char *name;		/* symbol name, without CONFIG_ */
-	size_t name_len;
-	const char *value;		/* as written; "n" for KF_LINE_UNSET */
-	size_t value_len;
-};
-
-/*
- * Classify one line (no newline). Returns 0, or -1 with "what is wrong; fix"
- * (without file:line) in err.
- */
-int kf_parse_line(const char *line, struct kf_line *out, char *err,
-		  size_t errlen);
+#include "../lib/dotconfig.h"
 
 struct kf_setting {
 	char *name;		/* symbol name without CONFIG_ */
@@ -86,14 +53,5 @@ int kf_fragset_add(struct kf_fragset *fs, const char *path, const char *text);
 /* The effective setting of a symbol (name without CONFIG_), or NULL. */
 const struct kf_setting *kf_fragset_find(const struct kf_fragset *fs,
 					 const char *name);
-
-/* "CONFIG_<name>=<value>" ("is not set" shows as =n); malloc'ed. */
-char *kf_setting_str(const char *name, const char *value);
-
-/*
- * The text of a "quoted string" value without quotes and escapes (as
- * Kconfig reads it); malloc'ed. A value that is not quoted is copied.
- */
-char *kf_unquote(const char *value);
 
 #endif /* KF_FRAGMENT_H */

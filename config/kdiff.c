@@ -57,7 +57,7 @@ static int differ(const char *va, const char *vb)
 {
 	if (!on(va) || !on(vb))
 		return on(va) != on(vb);
-	return strcmp(va, vb) != 0;
+	return !kf_value_equal(va, vb);
 }
 
 /* The symbol's first definition's menus (real menus and menuconfig

@@ -27,7 +27,7 @@ failed() {	# failed REASON: record the failed attempt, exit 1
 	exit 1
 }
 # Syntax and conflicts between fragments first: they need no tree.
-"$audit" --lint "$@" || failed "fragment check failed"
+"${KF_LINT:?set by config/config.mk}" "$@" || failed "fragment check failed"
 
 # tinyconfig spelled out with the tree's own pieces (allnoconfig over
 # tiny-base.config, then the tiny.config fragments): 6.1's '%.config' rule

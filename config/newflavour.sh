@@ -1,20 +1,20 @@
 #!/bin/bash
-# newflavour.sh MAKE NAME CPU MODEL KVER SRC KCONFIG_ODIR EDIT
+# newflavour.sh MAKE NAME CPU MODEL KVER SRC KCONFIG_ODIR NEWFLAVOUR
 # Glue for 'make newflavour' (config/edit.mk); the checks and the files are
-# config/edit.c's. What a processor-family choice implies is asked of the
+# config/newflavour.c's. What a processor-family choice implies is asked of the
 # tree's own kconfig: allnoconfig with 64BIT and the choice forced shows
 # whether the choice stands on x86-64, and its X86_L1_CACHE_SHIFT (the
 # defaults of arch/x86/Kconfig.cpu, evaluated, not re-read by hand).
 # Then the new flavour goes through the config stage (merge, audit, policy)
 # and gets its defconfig, so its three files are ready to commit.
 set -eo pipefail
-make=$1 name=$2 cpu=${3#CONFIG_} model=$4 kver=$5 src=$6 kodir=$7 edit=$8
+make=$1 name=$2 cpu=${3#CONFIG_} model=$4 kver=$5 src=$6 kodir=$7 newflavour=$8
 kcpu=$src/arch/x86/Kconfig.cpu
 
 die() { echo "kflavour: newflavour $name: $*" >&2; exit 2; }
 
 # Name, model, existing files, and CPU as a choice of Kconfig.cpu.
-"$edit" newflavour --check "$name" "$cpu" "$model" "$kcpu" > /dev/null
+"$newflavour" --check -- "$name" "$cpu" "$model" "$kcpu" > /dev/null
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,7 +25,7 @@ grep -qx "CONFIG_$cpu=y" "$tmp/config" ||
 	die "cpu $cpu does not stand on x86-64 in this tree (its kconfig drops it: see 'depends on' in $kcpu)"
 shift=$(sed -n 's/^CONFIG_X86_L1_CACHE_SHIFT=//p' "$tmp/config")
 
-"$edit" newflavour "$name" "$cpu" "$model" "$kcpu" "$shift"
+"$newflavour" -- "$name" "$cpu" "$model" "$kcpu" "$shift"
 $make defconfigs flavour="$name" name= cpu= model= || {
 	echo "kflavour: newflavour $name: the new flavour does not pass the config stage (above); fix fragments/cpu-$name.config or flavours/$name.flavour, then 'make defconfigs flavour=$name'" >&2
 	exit 1

@@ -23,10 +23,12 @@
  * A symbol may have several rules (one note each), but a flavour (or *)
  * only one required value per symbol.
  */
+#include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,24 +59,18 @@ void kf_policy_free(struct kf_policy *p);
 const struct kf_policy_rule *kf_policy_rule_for(const struct kf_policy *p,
 						const char *symbol,
 						const char *flavour);
-/* Value of CONFIG_<symbol> in .config text: malloc'ed; "n" for "is not set";
- * NULL when the symbol is not in the text. */
-char *kf_config_value(const char *config, const char *symbol);
-/* 1 when actual (NULL: absent, read as n) is one of the accepted values. */
+/* 1 when actual (NULL: absent, read as n) is one of the accepted values
+ * (lib/dotconfig.c's kf_value_equal()). */
 int kf_policy_allows(const char *accepted, const char *actual);
-/* Print one line per violation to out; returns how many there are. */
+/* Print one line per violation of config (of kernel kver, or NULL) to out;
+ * returns how many there are. */
 int kf_policy_check(const struct kf_policy *p, const char *flavour,
-		    const char *config, FILE *out);
+		    const struct kf_config *config, const char *kver, FILE *out);
 /* 1 when the rule is marked gone=... for kver. */
 int kf_policy_gone(const struct kf_policy_rule *r, const char *kver);
 /* Kernel version of a .config ("6.1" from "# Linux/x86 6.1.192 Kernel
  * Configuration"), malloc'ed, or NULL. */
 char *kf_config_kver(const char *config);
-/* 1 when s is a valid flavour name: [a-z0-9][a-z0-9_-]*, at most 32 chars. */
-int kf_flavour_name_ok(const char *s);
-
-#define FLAVOUR_NAME_MAX 32
-
 static int rule_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int rule_error(char *err, size_t errlen, const char *fmt, ...)
@@ -85,15 +81,6 @@ static int rule_error(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-int kf_flavour_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > FLAVOUR_NAME_MAX || s[0] == '-' || s[0] == '_')
-		return 0;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
 }
 
 static int is_symbol(const char *s)
@@ -356,53 +343,17 @@ const struct kf_policy_rule *kf_policy_rule_for(const struct kf_policy *p,
 	return r ? r : find(p, symbol, "*");
 }
 
-char *kf_config_value(const char *config, const char *symbol)
-{
-	size_t n = strlen(symbol);
-	const char *line;
-
-	for (line = config; line && *line;) {
-		const char *end = strchrnul(line, '\n');
-
-		if (!strncmp(line, "CONFIG_", 7) && !strncmp(line + 7, symbol, n) &&
-		    line[7 + n] == '=')
-			return kf_xasprintf("%.*s", (int)(end - line - 8 - n),
-					    line + 8 + n);
-		if (!strncmp(line, "# CONFIG_", 9) && !strncmp(line + 9, symbol, n) &&
-		    (size_t)(end - line) == 9 + n + 11 &&
-		    !strncmp(line + 9 + n, " is not set", 11))
-			return kf_xstrdup("n");
-		line = *end ? end + 1 : NULL;
-	}
-	return NULL;
-}
-
-/* Whole string s parsed as a C integer (decimal or 0x hex). */
-static int as_number(const char *s, size_t len, long long *v)
-{
-	char buf[64], *end;
-
-	if (len == 0 || len >= sizeof(buf) || s[0] == '"')
-		return 0;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*v = strtoll(buf, &end, 0);
-	return !errno && *end == '\0';
-}
-
 int kf_policy_allows(const char *accepted, const char *actual)
 {
 	const char *a = actual ? actual : "n";
-	size_t alen = strlen(a);
 
 	for (const char *s = accepted;;) {
 		size_t n = alt_len(s);
-		long long x, y;
+		char *alt = kf_xasprintf("%.*s", (int)n, s);
+		int same = kf_value_equal(alt, a);
 
-		if (n == alen && !strncmp(s, a, n))
-			return 1;
-		if (as_number(s, n, &x) && as_number(a, alen, &y) && x == y)
+		free(alt);
+		if (same)
 			return 1;
 		if (!s[n])
 			return 0;
@@ -435,19 +386,18 @@ char *kf_config_kver(const char *config)
 }
 
 int kf_policy_check(const struct kf_policy *p, const char *flavour,
-		    const char *config, FILE *out)
+		    const struct kf_config *config, const char *kver, FILE *out)
 {
-	char *kver = kf_config_kver(config);
 	int bad = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
 		const struct kf_policy_rule *r = &p->rule[i];
-		char *actual;
+		const char *actual;
 
 		/* Each symbol once: at the first rule that names it. */
 		if (kf_policy_rule_for(p, r->symbol, flavour) != r || kf_policy_gone(r, kver))
 			continue;
-		actual = kf_config_value(config, r->symbol);
+		actual = kf_config_get(config, r->symbol);
 		if (!kf_policy_allows(r->value, actual)) {
 			fprintf(out,
 				"policy: flavour %s violates %s:%d: CONFIG_%s required %s, actual %s (why: %s)\n",
@@ -455,9 +405,7 @@ int kf_policy_check(const struct kf_policy *p, const char *flavour,
 				actual ? actual : "n (not in .config)", r->note);
 			bad++;
 		}
-		free(actual);
 	}
-	free(kver);
 	return bad;
 }
 
@@ -532,14 +480,27 @@ static int check_symbols(const char *symfile, const char *kver, const char *path
 
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "symbols", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *symbols = NULL;
 	struct kf_policy p;
-	char err[1024], *text, *config;
-	int bad;
+	struct kf_config config;
+	char err[1024], *text, *kver;
+	int bad, c;
 
 	kf_prog = "policy";
-	if (argc == 5 && !strcmp(argv[1], "--symbols"))
-		return check_symbols(argv[2], argv[3], argv[4]);
-	if (argc != 4)
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 's')
+			kf_die(2, "usage: policy POLICY FLAVOUR CONFIG | --symbols SYMBOLS KVER POLICY");
+		symbols = optarg;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (symbols && argc == 3)
+		return check_symbols(symbols, argv[1], argv[2]);
+	if (symbols || argc != 4)
 		kf_die(2, "usage: policy POLICY FLAVOUR CONFIG (run by config/merge.sh)");
 	text = kf_read_file(argv[1], NULL);
 	if (!text)
@@ -549,15 +510,20 @@ int main(int argc, char **argv)
 		kf_die(2, "%s", err);
 	free(text);
 	check_flavours(&p);
-	config = kf_read_file(argv[3], NULL);
-	if (!config)
+	text = kf_read_file(argv[3], NULL);
+	if (!text)
 		kf_die(2, "%s: %s", argv[3], strerror(errno));
-	bad = kf_policy_check(&p, argv[2], config, stderr);
+	if (kf_config_read(&config, argv[3], text, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	kver = kf_config_kver(text);
+	free(text);
+	bad = kf_policy_check(&p, argv[2], &config, kver, stderr);
 	if (bad)
 		fprintf(stderr,
 			"policy: %s: %d policy violation%s; fix the flavour's fragments (or %s, if the policy is what is wrong)\n",
 			argv[2], bad, bad == 1 ? "" : "s", argv[1]);
-	free(config);
+	free(kver);
+	kf_config_free(&config);
 	kf_policy_free(&p);
 	return bad ? 1 : 0;
 }

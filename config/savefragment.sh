@@ -1,14 +1,14 @@
 #!/bin/bash
-# savefragment.sh MAKE FLAVOUR KVER SRC ODIR EDIT POLICY TO 'NAMES' 'FILES' 'AFFECTED'
-# Glue for 'make savefragment' (config/edit.mk); the logic is config/edit.c.
+# savefragment.sh MAKE FLAVOUR KVER SRC ODIR SAVEFRAGMENT POLICY TO 'NAMES' 'FILES' 'AFFECTED'
+# Glue for 'make savefragment' (config/edit.mk); the logic is config/savefragment.c.
 # ODIR/.config (edited) against ODIR/.config.merged (as merge.sh wrote it):
-# the tree's savedefconfig of both, their set difference (edit changes),
-# written into the flavour's own fragment or the fragment TO names (edit
+# the tree's savedefconfig of both, their set difference (savefragment changes),
+# written into the flavour's own fragment or the fragment TO names (savefragment
 # apply), shown as a diff, then the config stage and the defconfigs again,
 # and a check that the new merge gives the edited config. An edit that
 # breaks fragments/policy is refused before anything is written.
 set -eo pipefail
-make=$1 f=$2 kver=$3 src=$4 odir=$5 edit=$6 policy=$7 to=$8
+make=$1 f=$2 kver=$3 src=$4 odir=$5 savefragment=$6 policy=$7 to=$8
 read -ra names <<< "$9"
 read -ra files <<< "${10}"
 affected=${11}
@@ -56,7 +56,7 @@ for c in merged edited; do
 		{ cat "$tmp/log" >&2; die "savedefconfig of $kc failed"; }
 	mv "$odir/defconfig" "$tmp/$c.def"
 done
-"$edit" changes "$merged" "$tmp/edited" "$tmp/merged.def" "$tmp/edited.def" "${files[@]}" > "$tmp/changes"
+"$savefragment" changes "$merged" "$tmp/edited" "$tmp/merged.def" "$tmp/edited.def" "${files[@]}" > "$tmp/changes"
 if [ ! -s "$tmp/changes" ]; then
 	say ".config differs from the merge only where savedefconfig sees no choice: nothing to save"
 	exit 0
@@ -66,12 +66,12 @@ if [ -n "$to" ]; then
 	say "writing to the shared fragment $target (to=$to), used by: $affected"
 fi
 cp "$target" "$tmp/before" 2>/dev/null || : > "$tmp/before"
-"$edit" apply "$f" "$target" "$tmp/changes" "${list[@]}"
+"$savefragment" apply "$f" "$target" "$tmp/changes" "${list[@]}"
 diff -u --label "a/$target" --label "b/$target" "$tmp/before" "$target" || true
 recipe=flavours/$f.flavour
 if [ -z "$to" ]; then
 	cp "$recipe" "$tmp/recipe"
-	"$edit" add-fragment "$recipe" "$target_name"
+	"$savefragment" add-fragment "$recipe" "$target_name"
 	diff -u --label "a/$recipe" --label "b/$recipe" "$tmp/recipe" "$recipe" || true
 fi
 

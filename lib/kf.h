@@ -89,11 +89,19 @@ struct kf_recipe {
 
 extern const char *const kf_recipe_keys[KF_NR_KEYS];
 
+/* The flavour-name rule, one copy for every tool: [a-z0-9][a-z0-9_-]*, at
+ * most KF_FLAVOUR_NAME_MAX characters (it names files, make variables and
+ * targets). 1 when s follows it. */
+#define KF_FLAVOUR_NAME_MAX 32
+#define KF_FLAVOUR_NAME_RULE "lowercase letters, digits, '_' and '-' (starting with a letter or digit, at most 32)"
+int kf_flavour_name_ok(const char *s);
+
 /*
  * Read and check a recipe. On a problem, writes "path:line: message; fix"
  * into err (size errlen) and returns -1; *r then holds nothing to free.
  * Keys that may be empty: cmdline. Every key must be present. base is
  * tinyconfig, debian:<name> or file:<path> (checked here: its form only).
+ * The file's name (without .flavour) must follow kf_flavour_name_ok().
  */
 int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 		   size_t errlen);

@@ -73,6 +73,15 @@ static int check_group(const struct kf_recipe *r, char *err, size_t errlen)
 	return -1;
 }
 
+int kf_flavour_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > KF_FLAVOUR_NAME_MAX || s[0] == '-' || s[0] == '_')
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
+
 void kf_recipe_free(struct kf_recipe *r)
 {
 	free(r->name);
@@ -97,6 +106,11 @@ int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 	}
 	r->path = kf_xstrdup(path);
 	r->name = name_from_path(path);
+	if (!kf_flavour_name_ok(r->name)) {
+		snprintf(err, errlen, "%s: '%s' is not a flavour name: use %s; rename the file",
+			 path, r->name, KF_FLAVOUR_NAME_RULE);
+		goto fail;
+	}
 
 	/* strtok_r would merge empty lines and lose line numbers: split by hand. */
 	for (line = text; line; line = save) {

@@ -2,7 +2,7 @@
 # docs/guide.md (tests/e2e/90-docs.sh checks it).
 .PHONY: help list
 list: $(flavours_mk)
-	@$(tools)/flavours --list $(kver)
+	@$(tools)/config-flavours --list $(kver)
 
 define help_text
 kflavour - pick, build, boot and compare x86-64 kernel flavours
@@ -76,7 +76,7 @@ export help_text
 
 help: $(flavours_mk)
 	@echo "$$help_text"
-	@$(tools)/flavours --list $(kver) | sed 's/^/  /'
+	@$(tools)/config-flavours --list $(kver) | sed 's/^/  /'
 
 .PHONY: clean distclean
 # Only in an out= kflavour made (mk/ours): a mistyped out= deletes nothing.

@@ -4,8 +4,8 @@
 HOSTCC     ?= gcc
 KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
-lib_src    := lib/util.c lib/recipe.c lib/strbuf.c
-lib_hdr    := lib/kf.h
+lib_src    := lib/util.c lib/recipe.c lib/strbuf.c lib/dotconfig.c lib/cpumodels.c
+lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h
 
 # tool NAME, SOURCES, LIBS: $(tools)/NAME from SOURCES + lib/.
 define tool
@@ -15,4 +15,4 @@ $(tools)/$(1): $(2) $(lib_src) $(lib_hdr) | deps
 host_tools += $(tools)/$(1)
 endef
 
-$(eval $(call tool,flavours,config/flavours.c,))
+$(eval $(call tool,config-flavours,config/flavours.c,))

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-kcidb - out/<kver>/kcidb.json: the builds and boots of one kernel
+ * report-kcidb - out/<kver>/kcidb.json: the builds and boots of one kernel
  * version in KernelCI's KCIDB I/O format, version 5.3 (the schema is
  * ../shared/kcidb/kcidb.v5.3.schema.json beside the checkout; make check
  * validates against it), so a CI database can read what kflavour measured.
  *
- *   kf-kcidb --kdir KDIR --kver KVER [--compiler FILE] [--out FILE] FLAVOUR...
+ *   report-kcidb --kdir KDIR --kver KVER [--compiler FILE] [--out FILE] FLAVOUR...
  *
  * checkouts: one, the tree (Debian's linux-source-KVER with patches/KVER).
  * builds:    one per FLAVOUR with a build.json: architecture, compiler (the
@@ -275,7 +275,7 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-kcidb --kdir KDIR --kver KVER [--compiler FILE] [--out FILE] FLAVOUR...\n");
+	fprintf(stderr, "usage: report-kcidb --kdir KDIR --kver KVER [--compiler FILE] [--out FILE] FLAVOUR...\n");
 	exit(2);
 }
 
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	int c;
 
-	kf_prog = "kf-kcidb";
+	kf_prog = "report-kcidb";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': kdir = optarg; break;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kconfig.c - read a .config, classify symbols into the report's groups, and
- * find the fragment that set a symbol.
+ * kconfig.c - classify symbols into the report's groups, and find the
+ * fragment that set a symbol (lib/dotconfig.c reads both).
  */
 #include "report.h"
 #include "../lib/kf.h"
@@ -16,106 +16,6 @@ const char *const kc_group_names[KC_NR_GROUPS] = {
 	[KC_MICROCODE] = "microcode",
 	[KC_OTHER] = "other",
 };
-
-static int by_sym(const void *a, const void *b)
-{
-	return strcmp(((const struct kc_sym *)a)->name,
-		      ((const struct kc_sym *)b)->name);
-}
-
-static void add(struct kconfig *kc, const char *name, size_t nlen,
-		const char *value, size_t vlen)
-{
-	struct kc_sym *s;
-
-	kc->sym = kf_xrealloc(kc->sym, (kc->n + 1) * sizeof(*kc->sym));
-	s = &kc->sym[kc->n++];
-	s->name = kf_xmalloc(nlen + 1);
-	memcpy(s->name, name, nlen);
-	s->name[nlen] = '\0';
-	s->value = kf_xmalloc(vlen + 1);
-	memcpy(s->value, value, vlen);
-	s->value[vlen] = '\0';
-}
-
-/* "CONFIG_X=v" or "# CONFIG_X is not set"; anything else is skipped. */
-static void parse_line(struct kconfig *kc, const char *line, size_t len)
-{
-	static const char notset[] = " is not set";
-	const size_t nl = sizeof(notset) - 1;
-
-	if (len > 9 && !strncmp(line, "# CONFIG_", 9) && len > 9 + nl &&
-	    !memcmp(line + len - nl, notset, nl)) {
-		add(kc, line + 9, len - 9 - nl, "n", 1);
-		return;
-	}
-	if (len > 7 && !strncmp(line, "CONFIG_", 7)) {
-		const char *eq = memchr(line, '=', len);
-
-		if (eq && eq > line + 7)
-			add(kc, line + 7, (size_t)(eq - line - 7), eq + 1,
-			    len - (size_t)(eq + 1 - line));
-	}
-}
-
-void kc_parse(struct kconfig *kc, const char *text)
-{
-	const char *p = text;
-
-	kc->sym = NULL;
-	kc->n = 0;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		while (len && (p[len - 1] == '\r' || p[len - 1] == ' '))
-			len--;
-		parse_line(kc, p, len);
-		p = nl ? nl + 1 : NULL;
-	}
-	if (kc->n)
-		qsort(kc->sym, kc->n, sizeof(*kc->sym), by_sym);
-	/* A symbol set twice: the last one wins in Kconfig; keep one. */
-	for (size_t i = 1; i < kc->n;) {
-		if (strcmp(kc->sym[i - 1].name, kc->sym[i].name) != 0) {
-			i++;
-			continue;
-		}
-		free(kc->sym[i - 1].name);
-		free(kc->sym[i - 1].value);
-		memmove(&kc->sym[i - 1], &kc->sym[i],
-			(kc->n - i) * sizeof(*kc->sym));
-		kc->n--;
-	}
-}
-
-void kc_free(struct kconfig *kc)
-{
-	for (size_t i = 0; i < kc->n; i++) {
-		free(kc->sym[i].name);
-		free(kc->sym[i].value);
-	}
-	free(kc->sym);
-	kc->sym = NULL;
-	kc->n = 0;
-}
-
-const char *kc_get(const struct kconfig *kc, const char *name)
-{
-	struct kc_sym key = { .name = (char *)name }, *s;
-
-	if (!kc->n)
-		return NULL;
-	s = bsearch(&key, kc->sym, kc->n, sizeof(*kc->sym), by_sym);
-	return s ? s->value : NULL;
-}
-
-const char *kc_value(const struct kconfig *kc, const char *name)
-{
-	const char *v = kc_get(kc, name);
-
-	return v ? v : "n";
-}
 
 static int has(const char *name, const char *part)
 {
@@ -166,24 +66,6 @@ enum kc_group kc_classify(const char *name, char *const *cpu_values, size_t ncpu
 	return KC_OTHER;
 }
 
-/* Does this fragment line set 'name' (to anything, "is not set" included)? */
-static int line_sets(const char *line, size_t len, const char *name)
-{
-	size_t n = strlen(name);
-
-	while (len && (*line == ' ' || *line == '\t')) {
-		line++;
-		len--;
-	}
-	if (len > 7 + n && !strncmp(line, "CONFIG_", 7) &&
-	    !strncmp(line + 7, name, n) && line[7 + n] == '=')
-		return 1;
-	if (len >= 9 + n + 11 && !strncmp(line, "# CONFIG_", 9) &&
-	    !strncmp(line + 9, name, n) && !strncmp(line + 9 + n, " is not set", 11))
-		return 1;
-	return 0;
-}
-
 const char *kc_fragment_for(const char *name, char *const *files, size_t nfiles,
 			    int *line)
 {
@@ -191,22 +73,20 @@ const char *kc_fragment_for(const char *name, char *const *files, size_t nfiles,
 	int found_line = 0;
 
 	for (size_t i = 0; i < nfiles; i++) {
-		char *text = kf_read_file(files[i], NULL);
-		const char *p = text;
-		int lineno = 0;
+		struct kf_config c;
+		const struct kf_config_sym *s;
+		char err[1024];
 
-		while (p && *p) {
-			const char *nl = strchr(p, '\n');
-			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-			lineno++;
-			if (line_sets(p, len, name)) {
-				found = files[i];
-				found_line = lineno;
-			}
-			p = nl ? nl + 1 : NULL;
+		/* The fragments passed the audit's lint: one that does not
+		 * read now has changed since, and tells nothing. */
+		if (kf_config_read(&c, files[i], NULL, err, sizeof(err)) < 0)
+			continue;
+		s = kf_config_find(&c, name);
+		if (s) {
+			found = files[i];
+			found_line = s->line;
 		}
-		free(text);
+		kf_config_free(&c);
 	}
 	if (line)
 		*line = found ? found_line : 0;

@@ -8,6 +8,7 @@
  */
 #include "report.h"
 #include "../boot/console.h"
+#include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -83,23 +84,17 @@ static long cpu_index(const struct report *r, const char *name)
 
 void report_read_cpu_models(struct report *r, const char *path)
 {
-	char *text = kf_read_file(path, NULL), *line, *save = NULL;
+	struct kf_cpu_models t;
+	char err[1024];
 
-	if (!text) {
-		kf_warn("%s: %s; showing only the CPU models that were booted",
-			path, strerror(errno));
+	if (kf_cpu_models_read(&t, path, err, sizeof(err)) < 0) {
+		kf_warn("%s; showing only the CPU models that were booted", err);
 		return;
 	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char name[64], expect[64];
-		int n = sscanf(line, "%63s %63s", name, expect);
-
-		if (n < 1 || name[0] == '#' || cpu_index(r, name) >= 0)
-			continue;
-		add_cpu(r, name, n == 2 ? expect : NULL);
-	}
-	free(text);
+	for (size_t i = 0; i < t.n; i++)
+		if (cpu_index(r, t.m[i].name) < 0)
+			add_cpu(r, t.m[i].name, t.m[i].expect);
+	kf_cpu_models_free(&t);
 }
 
 void report_read_recipes(struct report *r, const char *dir)
@@ -220,19 +215,20 @@ static void add_cpu_values(struct report *r, const json_t *values)
 
 static void load_config(struct report *r, struct flavour *f, const char *dir)
 {
-	char *path = kf_xasprintf("%s/.config", dir), *text;
+	char *path = kf_xasprintf("%s/.config", dir), *text, err[1024];
 	json_t *j;
 	long long shift;
 
 	text = kf_read_file(path, NULL);
-	free(path);
-	if (text) {
+	if (text && kf_config_read(&f->cfg, path, text, err, sizeof(err)) < 0) {
+		kf_warn("%s; the report leaves this config out", err);
+	} else if (text) {
 		f->has_config = 1;
-		kc_parse(&f->cfg, text);
-		free(text);
-		f->smt = !strcmp(kc_value(&f->cfg, "SCHED_SMT"), "y");
-		f->microcode = !strcmp(kc_value(&f->cfg, "MICROCODE"), "y");
+		f->smt = !strcmp(kf_config_value(&f->cfg, "SCHED_SMT"), "y");
+		f->microcode = !strcmp(kf_config_value(&f->cfg, "MICROCODE"), "y");
 	}
+	free(text);
+	free(path);
 
 	/* config/merge.sh: the last attempt failed; .config is the last good. */
 	path = kf_xasprintf("%s/config.failed", dir);
@@ -810,10 +806,10 @@ static void config_diff(struct report *r)
 
 			if (!r->fl[i].has_config)
 				continue;
-			v = kc_value(&r->fl[i].cfg, names[k]);
+			v = kf_config_value(&r->fl[i].cfg, names[k]);
 			if (!first)
 				first = v;
-			else if (strcmp(first, v) != 0)
+			else if (!kf_value_equal(first, v))
 				differs = 1;
 		}
 		if (!differs)
@@ -832,7 +828,7 @@ static void config_diff(struct report *r)
 			memset(c, 0, sizeof(*c));
 			if (!f->has_config)
 				continue;
-			c->value = kc_value(&f->cfg, names[k]);
+			c->value = kf_config_value(&f->cfg, names[k]);
 			c->fragment = kc_fragment_for(names[k], f->fragments,
 						      f->nfragments, &c->line);
 			if (!c->fragment)
@@ -972,7 +968,7 @@ void report_free(struct report *r)
 		for (size_t k = 0; k < f->nfragments; k++)
 			free(f->fragments[k]);
 		free(f->fragments);
-		kc_free(&f->cfg);
+		kf_config_free(&f->cfg);
 		free(f->cpu_choice);
 		free(f->audit);
 		free(f->config_failed);

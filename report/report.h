@@ -23,28 +23,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 
 /* ---- kconfig.c ---------------------------------------------------------- */
 
-/* One symbol of a .config, without the CONFIG_ prefix. "is not set" is "n". */
-struct kc_sym {
-	char *name;
-	char *value;
-};
-
-struct kconfig {
-	struct kc_sym *sym;	/* sorted by name */
-	size_t n;
-};
-
-/* Parse .config text; returns 0. Quotes of string values are kept. */
-void kc_parse(struct kconfig *kc, const char *text);
-void kc_free(struct kconfig *kc);
-/* Value of a symbol ("y", "m", "7", "\"x\"") or NULL when absent. */
-const char *kc_get(const struct kconfig *kc, const char *name);
-/* Like kc_get, but an absent symbol reads as "n" (invisible = not set). */
-const char *kc_value(const struct kconfig *kc, const char *name);
+/* A .config is a struct kf_config (lib/dotconfig.h, the one reader). */
 
 enum kc_group { KC_CPU, KC_CACHE, KC_SMT, KC_MICROCODE, KC_OTHER, KC_NR_GROUPS };
 extern const char *const kc_group_names[KC_NR_GROUPS];
@@ -196,7 +180,7 @@ struct flavour {
 	int has_dir;
 	/* config stage */
 	int has_config;
-	struct kconfig cfg;
+	struct kf_config cfg;
 	char *cpu_choice;	/* "MPSC"... (config.json), or NULL */
 	long l1_bytes;		/* 1 << X86_L1_CACHE_SHIFT (config.json), -1 */
 	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */

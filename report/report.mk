@@ -25,12 +25,12 @@ report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours
 # a boot record or a build is; check-kcidb validates it against the schema
 # the CI keeps beside the checkout (../shared/kcidb/), with Debian's
 # python3-jsonschema.
-$(eval $(call tool,kf-kcidb,report/kcidb.c,-ljansson))
+$(eval $(call tool,report-kcidb,report/kcidb.c,-ljansson))
 kcidb_json := $(kdir)/kcidb.json
 kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
 $(kcidb_json): $$(want_records) $(if $(call records_newer,$(kcidb_json)),kf-records-force) \
-		| $(tools)/kf-kcidb
-	@$(tools)/kf-kcidb --kdir $(kdir) --kver $(kver) --compiler $(toolchain_stamp) \
+		| $(tools)/report-kcidb
+	@$(tools)/report-kcidb --kdir $(kdir) --kver $(kver) --compiler $(toolchain_stamp) \
 		--out $@ $(flavour)
 	@echo "  KCIDB   $@"
 
@@ -99,9 +99,9 @@ endif
 endif
 endif
 
-diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/audit
+diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/config-audit
 	@echo "# diffconfig $(a) -> $(b) ($(kdir)/$(a)/.config -> $(kdir)/$(b)/.config)"
-	@$(ktools)/audit --srctree $(src) --diff $(kdir)/$(a)/.config $(kdir)/$(b)/.config \
+	@$(ktools)/config-audit --srctree $(src) --diff $(kdir)/$(a)/.config $(kdir)/$(b)/.config \
 		--json $(kdir)/diffconfig-$(a)-$(b).json
 
 # Two flavours on each CPU model, or one flavour across CPU models; each

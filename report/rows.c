@@ -96,8 +96,8 @@ struct row_value row_value(const struct report *r, size_t i, enum row_id id)
 		break;
 	case ROW_MICROCODE:
 		v.num = f->microcode;
-		v.intel = !strcmp(kc_value(&f->cfg, "MICROCODE_INTEL"), "y");
-		v.amd = !strcmp(kc_value(&f->cfg, "MICROCODE_AMD"), "y");
+		v.intel = !strcmp(kf_config_value(&f->cfg, "MICROCODE_INTEL"), "y");
+		v.amd = !strcmp(kf_config_value(&f->cfg, "MICROCODE_AMD"), "y");
 		v.missing = f->microcode < 0 ? UNKNOWN : NULL;
 		break;
 	case ROW_BZIMAGE:

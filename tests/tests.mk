@@ -12,6 +12,8 @@ unit_tests += $(out)/tests/$(1)
 endef
 
 $(eval $(call unit_test,test_recipe,,))
+$(eval $(call unit_test,test_dotconfig,,))
+$(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
 $(out)/tests/test_logparse: boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))

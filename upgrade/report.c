@@ -11,6 +11,7 @@
 #include "../lib/kf.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,27 +291,30 @@ static void write_file(const char *path, const char *text)
 
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *from = NULL, *to = NULL, *jpath = NULL, *hpath = NULL;
 	json_t *root, *flavours = json_array();
 	char *text, *page;
 	size_t k;
-	int i;
+	int i, c;
 
 	kf_prog = "upgrade-report";
-	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-		if (i + 1 >= argc)
-			usage();
-		if (strcmp(argv[i], "--from") == 0)
-			from = argv[++i];
-		else if (strcmp(argv[i], "--to") == 0)
-			to = argv[++i];
-		else if (strcmp(argv[i], "--json") == 0)
-			jpath = argv[++i];
-		else if (strcmp(argv[i], "--html") == 0)
-			hpath = argv[++i];
-		else
-			usage();
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': from = optarg; break;
+		case 't': to = optarg; break;
+		case 'j': jpath = optarg; break;
+		case 'h': hpath = optarg; break;
+		default: usage();
+		}
 	}
+	i = optind;
 	if (!from || !to || !jpath || !hpath || i >= argc)
 		usage();
 	for (; i < argc; i++) {

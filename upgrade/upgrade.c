@@ -31,6 +31,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stddef.h>
@@ -527,31 +528,31 @@ static void write_text(const char *path, const char *text)
 
 static void parse_args(struct opts *o, int argc, char **argv)
 {
-	static const struct { const char *name; size_t off; } opt[] = {
-#define OPT(n, f) { n, offsetof(struct opts, f) }
-		OPT("--srctree", srctree), OPT("--flavour", flavour), OPT("--old", old),
-		OPT("--carried", carried), OPT("--newprompts", newprompts), OPT("--json", json),
-		OPT("--undecided", undecided), OPT("--audit", audit), OPT("--old-boot", old_boot),
-		OPT("--new-boot", new_boot), OPT("--renames", renames),
-		OPT("--old-fragments", old_fragments),
+	/* Every option takes a value; val indexes where it goes. */
+	static const struct { struct option opt; size_t off; } opt[] = {
+#define OPT(n, f) { { n, required_argument, NULL, 0 }, offsetof(struct opts, f) }
+		OPT("srctree", srctree), OPT("flavour", flavour), OPT("old", old),
+		OPT("carried", carried), OPT("newprompts", newprompts), OPT("json", json),
+		OPT("undecided", undecided), OPT("audit", audit), OPT("old-boot", old_boot),
+		OPT("new-boot", new_boot), OPT("renames", renames),
+		OPT("old-fragments", old_fragments),
 #undef OPT
 	};
-	int i;
-	size_t k;
+	struct option opts[sizeof(opt) / sizeof(opt[0]) + 1];
+	size_t n = sizeof(opt) / sizeof(opt[0]);
+	int k;
 
-	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		for (k = 0; k < sizeof(opt) / sizeof(opt[0]); k++)
-			if (strcmp(argv[i], opt[k].name) == 0)
-				break;
-		if (k == sizeof(opt) / sizeof(opt[0]) || i + 1 >= argc)
-			usage();
-		*(const char **)((char *)o + opt[k].off) = argv[++i];
+	for (size_t i = 0; i < n; i++) {
+		opts[i] = opt[i].opt;
+		opts[i].val = (int)i;
 	}
-	o->fragments = argv + i;
+	memset(&opts[n], 0, sizeof(opts[n]));
+	while ((k = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (k < 0 || (size_t)k >= n)
+			usage();
+		*(const char **)((char *)o + opt[k].off) = optarg;
+	}
+	o->fragments = argv + optind;
 	if (!o->srctree || !o->flavour || !o->old || !o->carried || !o->newprompts || !o->json)
 		usage();
 	if (!o->renames)

@@ -29,7 +29,7 @@ $(ktools)/upgrade: upgrade/upgrade.c config/fragment.c config/fragment.h config/
 $(eval $(call tool,upgrade-report,upgrade/report.c,-ljansson))
 
 .PHONY: upgrade upgrade-tool upgrade-flavours
-upgrade-tool: $(ktools)/upgrade $(tools)/upgrade-report $(tools)/flavours
+upgrade-tool: $(ktools)/upgrade $(tools)/upgrade-report $(tools)/config-flavours
 
 # The old final configs, then the new tree's configs (whose audit may fail:
 # that is section 4 of the report, so the upgrade goes on), then the report.
@@ -53,7 +53,7 @@ upgrade_audit = upgrade_audit() { if [ -f "$$1/config-failed.json" ]; then \
 
 # One flavour: carry its old final config to the new tree, then the tool.
 # Fragment lists come from the recipes as each tree resolves them.
-frag_files = $$$$($(tools)/flavours $(1) | sed -n 's/^$(2)_fragment_files := //p')
+frag_files = $$$$($(tools)/config-flavours $(1) | sed -n 's/^$(2)_fragment_files := //p')
 define upgrade_flavour
 .PHONY: upgrade-$(1)
 upgrade-flavours: upgrade-$(1)

@@ -67,7 +67,7 @@ check "the report shows the failed attempt" make report-only flavour=generic out
 out_has "as 'last config attempt failed: ...'" \
 	'generic: last config attempt failed: audit failed \(see config-failed.json\)'
 
-# Fragments that are wrong on their own: caught by --lint before any merge.
+# Fragments that are wrong on their own: caught by config-lint before any merge.
 bad "CONFIG_FOO=maybe: not a value" \
 	"fragments/smt\.config:[0-9]+: CONFIG_FOO=maybe: 'maybe' is not a Kconfig value; use y, m, n" \
 	"printf 'CONFIG_FOO=maybe\n' >> fragments/smt.config"

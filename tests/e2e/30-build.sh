@@ -3,7 +3,7 @@
 # compiler flags and section sizes differ as the flavours say; build.json
 # holds the contract's fields; an unchanged tree skips Kbuild and a change
 # rebuilds only its flavour; check-repro gives byte-identical images, and its
-# second build survives SIGINT and SIGKILL halfway and then boots. kf-progress is
+# second build survives SIGINT and SIGKILL halfway and then boots. build-progress is
 # also driven directly with scripted output (failure report, throttling,
 # signals), and both build tools run under valgrind.
 . tests/lib.sh
@@ -13,7 +13,7 @@ k=$o/6.1
 t=$o/tools
 repro_flavour=mpsc
 
-# --- kf-progress on scripted "Kbuild" output: cheap, no kernel ------------
+# --- build-progress on scripted "Kbuild" output: cheap, no kernel ------------
 fake=$kf_tmp/fake-kbuild
 cat > "$fake" <<'EOF'
 #!/bin/bash
@@ -31,34 +31,34 @@ if [ "$2" = 1 ]; then
 fi
 EOF
 chmod +x "$fake"
-"$t/kf-progress" --name fake --log "$kf_tmp/ok.log" --interval 0.5 -- "$fake" 2500 0 > "$kf_tmp/p.out" 2>&1
+"$t/build-progress" --name fake --log "$kf_tmp/ok.log" --interval 0.5 -- "$fake" 2500 0 > "$kf_tmp/p.out" 2>&1
 rc=$?
 n=$(grep -c '^  BUILD   fake: ' "$kf_tmp/p.out")
-check_eq "kf-progress: success passes exit 0" "$rc" 0
-[ "$n" -ge 1 ] && [ "$n" -le 8 ] && ok "kf-progress: $n progress lines for 2500 objects (throttled)" ||
-	{ not_ok "kf-progress: throttled progress lines ($n)"; diag < "$kf_tmp/p.out"; }
-check "kf-progress: lines read '  BUILD   fake: CC n/~1000 objects, s'" \
+check_eq "build-progress: success passes exit 0" "$rc" 0
+[ "$n" -ge 1 ] && [ "$n" -le 8 ] && ok "build-progress: $n progress lines for 2500 objects (throttled)" ||
+	{ not_ok "build-progress: throttled progress lines ($n)"; diag < "$kf_tmp/p.out"; }
+check "build-progress: lines read '  BUILD   fake: CC n/~1000 objects, s'" \
 	grep -qE '^  BUILD   fake: (CC|LD) [0-9]+/~?[0-9]+ objects, [0-9]+ s$' "$kf_tmp/p.out"
-check_eq "kf-progress: full output in the log, timing trailer last" \
+check_eq "build-progress: full output in the log, timing trailer last" \
 	"$(grep -c '^  CC      dir/obj' "$kf_tmp/ok.log"):$(tail -n 1 "$kf_tmp/ok.log" | grep -cE '^kflavour: wall_seconds=[0-9.]+ cpu_seconds=[0-9.]+ exit=0$')" "2500:1"
-"$t/kf-progress" --name fake --log "$kf_tmp/bad.log" -- "$fake" 10 1 > "$kf_tmp/p.out" 2>&1
+"$t/build-progress" --name fake --log "$kf_tmp/bad.log" -- "$fake" 10 1 > "$kf_tmp/p.out" 2>&1
 rc=$?
-check_eq "kf-progress: a failed build passes its exit status" "$rc" 2
+check_eq "build-progress: a failed build passes its exit status" "$rc" 2
 if grep -q "error: expected ';'" "$kf_tmp/p.out" && grep -q '\*\*\* \[scripts/Makefile.build' "$kf_tmp/p.out" &&
 	grep -q "building fake failed (exit 2); full log: $kf_tmp/bad.log" "$kf_tmp/p.out" &&
 	! grep -q 'warning:' "$kf_tmp/p.out"; then
-	ok "kf-progress: a failure prints its error lines and the log's path"
+	ok "build-progress: a failure prints its error lines and the log's path"
 else
-	not_ok "kf-progress: a failure prints its error lines and the log's path"; diag < "$kf_tmp/p.out"
+	not_ok "build-progress: a failure prints its error lines and the log's path"; diag < "$kf_tmp/p.out"
 fi
-setsid "$t/kf-progress" --name sig --log "$kf_tmp/sig.log" -- sleep 300 > "$kf_tmp/p.out" 2>&1 &
+setsid "$t/build-progress" --name sig --log "$kf_tmp/sig.log" -- sleep 300 > "$kf_tmp/p.out" 2>&1 &
 pid=$!
 sleep 1
 kill -INT "$pid"
 wait "$pid"
 rc=$?
 sleep 0.5
-check_eq "kf-progress: SIGINT ends it by SIGINT, and its child too" \
+check_eq "build-progress: SIGINT ends it by SIGINT, and its child too" \
 	"$rc:$(pgrep -c -g "$pid" || true)" "130:0"
 
 # --- make build: the three flavours, one jobserver ------------------------
@@ -149,10 +149,10 @@ vg() {	# vg DESC CMD...
 		not_ok "valgrind: $desc"; tail -n 20 "$kf_tmp/vg.out" | diag
 	fi
 }
-vg "kf-facts on mpsc" "$t/kf-facts" --flavour mpsc --kver 6.1 --odir "$k/mpsc" \
+vg "build-facts on mpsc" "$t/build-facts" --flavour mpsc --kver 6.1 --odir "$k/mpsc" \
 	--json "$kf_tmp/vg.json" --ccache 1 --ccache-log "$k/mpsc/ccache.log"
-vg "kf-progress on a scripted build" "$t/kf-progress" --name vg --log "$kf_tmp/vg.log" -- "$fake" 100 0
-check "kf-facts under valgrind wrote the same facts" \
+vg "build-progress on a scripted build" "$t/build-progress" --name vg --log "$kf_tmp/vg.log" -- "$fake" 100 0
+check "build-facts under valgrind wrote the same facts" \
 	test "$(jq -c 'del(.ccache)' "$kf_tmp/vg.json")" = "$(jq -c 'del(.ccache)' "$k/mpsc/build.json")"
 
 # --- check-repro, its second build interrupted twice ----------------------
@@ -180,7 +180,7 @@ interrupt_at() {	# interrupt_at SIGNAL PERCENT: run check-repro, signal it there
 	wait "$pid" 2>/dev/null
 	sleep 2
 	left=$(pgrep -g "$pid" -a || true)
-	check_eq "SIG$sig at $pct%: no make, gcc or kf-progress of it left" "$left" ""
+	check_eq "SIG$sig at $pct%: no make, gcc or build-progress of it left" "$left" ""
 	check_eq "SIG$sig at $pct%: no build.stamp written" "$(ls "$r2/build.stamp" 2>/dev/null)" ""
 }
 interrupt_at INT 30

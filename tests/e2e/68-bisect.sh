@@ -5,7 +5,7 @@
 # on qemu64 and the answer is exactly RD_GZIP, with its prompt, its fragment
 # line and the console lines that differ. The bisection is interrupted
 # after its first step and run again: it resumes; a third run rebuilds
-# nothing (and runs kf-bisect under valgrind).
+# nothing (and runs bisect under valgrind).
 # Sized for CI: generic is the kernel 30-build and 40-boot made; the bad
 # flavour's O= starts as a copy of generic's (Kbuild then rebuilds only what
 # the four symbols touch), and so does the bisection's: each build here is
@@ -98,7 +98,7 @@ check "the console lines that differ: the bad boot's panic" \
 	grep -q 'Kernel panic\|VFS' <(jqv '.result.console.bad[]')
 check "the console lines that differ: the good boot's init" test "$(jqv '.result.console.good | length')" -gt 0
 
-# 3. Done already: nothing is built; kf-bisect under valgrind.
+# 3. Done already: nothing is built; bisect under valgrind.
 check "make bisect a third time (valgrind): no build" mk bisect good=generic bad=$bad cpu=qemu64 \
 	VALGRIND="valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 check_eq "third run: 0 builds" "$(jqv .builds_this_run)" 0

@@ -133,7 +133,7 @@ check_fails "a policy rule on a misspelt symbol fails, naming the nearest real o
 rm -f "$o/6.1/flavours-$(printf %s "$pc" | md5sum | cut -c1-8).mk"
 echo 'X86_HT *=y gone=6.1 : 2.6 HT, gone from 6.1' > "$kf_tmp/gone.policy"
 check "a rule marked gone=6.1 passes the 6.1 symbol check" \
-	"$o/tools/policy" --symbols "$o/6.1/kconfig.symbols" 6.1 "$kf_tmp/gone.policy"
+	"$o/tools/config-policy" --symbols "$o/6.1/kconfig.symbols" 6.1 "$kf_tmp/gone.policy"
 
 ### 7b. A flavour directory that cannot be written: the failure says so, and
 # an old config.log (an earlier, good run's) is never shown as the cause.

@@ -48,9 +48,9 @@ for f in $flavours; do
 			ok "$f: gone lists $s, successor MICROCODE, requested by fragments/microcode.config" ||
 			not_ok "$f: gone lists $s with successor MICROCODE"
 	done
-	# write=1: the undecided prompts as a fragment the audit's lint accepts.
+	# write=1: the undecided prompts as a fragment lint accepts.
 	und=$up/$f.undecided.config
-	check "$f: $f.undecided.config is a valid fragment" "$o/6.1/tools/audit" --lint "$und"
+	check "$f: $f.undecided.config is a valid fragment" "$o/tools/config-lint" "$und"
 	check_eq "$f: it holds every undecided prompt" \
 		"$(grep -cE '^(CONFIG_|# CONFIG_.* is not set)' "$und")" \
 		"$(jq --arg f "$f" '.flavours[] | select(.flavour == $f) | .counts.undecided' "$up/upgrade.json")"

@@ -46,8 +46,8 @@ vg() {	# vg DESC CMD...
 	fi
 }
 t=$o/tools
-vg "flavours" "$t/flavours" 6.1
-vg "audit --lint" "$o/6.1/tools/audit" --lint fragments/base.config fragments/cpu-mpsc.config
+vg "flavours" "$t/config-flavours" 6.1
+vg "lint" "$t/config-lint" fragments/base.config fragments/cpu-mpsc.config
 [ -x "$t/boot-runner" ] && log=$(ls tests/data/logs/*.log | head -n 1) &&
 	vg "boot-runner --parse" "$t/boot-runner" --parse "$log"
 [ -x "$t/report" ] && vg "report" make -s report-only out="$o" VALGRIND="valgrind" 2>/dev/null

@@ -12,7 +12,27 @@
 
 #include "../../lib/kf.h"
 
-static char path[] = "/tmp/kf-recipe-XXXXXX";
+/* The recipe is written as <tmpdir>/<name>.flavour: its name is checked. */
+static int read_named(const char *name, const char *text, struct kf_recipe *r,
+		      char *err, size_t n)
+{
+	char dir[] = "/tmp/kf-recipe-XXXXXX";
+	char *path;
+	FILE *f;
+	int rc;
+
+	assert_non_null(mkdtemp(dir));
+	path = kf_xasprintf("%s/%s.flavour", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	rc = kf_recipe_read(path, r, err, n);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	return rc;
+}
 
 static const char *good =
 	"# comment\n"
@@ -27,16 +47,7 @@ static const char *good =
 
 static int read_text(const char *text, struct kf_recipe *r, char *err, size_t n)
 {
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	int rc = kf_recipe_read(path, r, err, n);
-
-	unlink(path);
-	strcpy(path, "/tmp/kf-recipe-XXXXXX");
-	return rc;
+	return read_named("test", text, r, err, n);
 }
 
 static void reads_every_key(void **state)
@@ -150,6 +161,25 @@ static void group_is_one_word(void **state)
 	free(text);
 }
 
+/* The file name is the flavour name, and follows the one rule (lib/recipe.c). */
+static void name_follows_the_rule(void **state)
+{
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(read_named("k8-lowlat_2", good, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.name, "k8-lowlat_2");
+	kf_recipe_free(&r);
+	assert_int_equal(read_named("Core2", good, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/Core2.flavour: 'Core2' is not a flavour name: use lowercase"));
+	assert_non_null(strstr(err, "rename the file"));
+	assert_int_equal(read_named("_x", good, &r, err, sizeof(err)), -1);
+	assert_true(kf_flavour_name_ok("core2"));
+	assert_false(kf_flavour_name_ok("a b"));
+	assert_false(kf_flavour_name_ok("abcdefghijklmnopqrstuvwxyz0123456"));	/* 33 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +190,7 @@ int main(void)
 		cmocka_unit_test(duplicate_key),
 		cmocka_unit_test(bases),
 		cmocka_unit_test(group_is_one_word),
+		cmocka_unit_test(name_follows_the_rule),
 	};
 
 	return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);

@@ -35,7 +35,7 @@ replay)
 	for f in $configs; do
 		frags=$(sed -n 's/^fragments *= *//p' "flavours/$f.flavour" | xargs printf 'fragments/%s.config ')
 		# shellcheck disable=SC2086 # one word per fragment
-		"$out/6.1/tools/audit" --srctree "$out/6.1/src" --config "$fx/$f/.config" \
+		"$out/6.1/tools/config-audit" --srctree "$out/6.1/src" --config "$fx/$f/.config" \
 			--json "$fx/$f/config.json" --renames fragments/renames $frags > /dev/null
 	done
 	# build.json cannot be remade without the build: the header is added

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * newflavour - the logic behind 'make newflavour' (config/edit.mk;
+ * config/newflavour.sh evaluates the choice with the tree's kconfig).
+ *
+ *   newflavour [--check] NAME CPU MODEL KCONFIG_CPU [SHIFT]
+ *       Check NAME (lib/recipe.c's flavour-name rule), MODEL (boot/cpu-models,
+ *       read by lib/cpumodels.c) and CPU (a processor-family choice of the
+ *       tree's arch/x86/Kconfig.cpu, usable on x86-64); with --check print
+ *       the choice's prompt, else write flavours/NAME.flavour (generic's
+ *       fragments with cpu-NAME for its cpu fragment) and
+ *       fragments/cpu-NAME.config (CONFIG_<CPU>=y, and the tree's
+ *       X86_L1_CACHE_SHIFT for it when SHIFT is given).
+ *
+ * Exit status: 0 done, 2 bad arguments or input (nothing written).
+ */
+#include "../lib/cpumodels.h"
+#include "../lib/kf.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GENERIC_RECIPE "flavours/generic.flavour"
+
+/* One entry of the processor-family choice of arch/x86/Kconfig.cpu. */
+struct cpu_choice {
+	char *sym, *prompt;
+	int only32;		/* "depends on X86_32" */
+};
+
+/*
+ * The members of the 'choice' whose prompt is "Processor family". A plain
+ * scan of the file suffices: that block is literal Kconfig syntax ("choice",
+ * "config NAME", "bool "...", "depends on", "endchoice" at line starts), and
+ * whether a symbol is declared inside it is a fact of the text, not of any
+ * configuration. What a choice implies (usable on x86-64, its cache line) is
+ * left to the tree's own kconfig: newflavour.sh evaluates it.
+ */
+static size_t read_choices(const char *path, struct cpu_choice **out)
+{
+	char *text = kf_read_file(path, NULL), *line, *next;
+	int in_choice = 0, family = 0;
+	struct cpu_choice *v = NULL;
+	size_t n = 0, start = 0;
+
+	if (!text)
+		kf_die(2, "%s: %s; prepare the tree first (make tree)", path, strerror(errno));
+	for (line = text; line; line = next) {
+		char *s;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		s = kf_trim(line);
+		if (!strcmp(s, "choice")) {
+			in_choice = 1;
+			family = 0;
+			start = n;
+		} else if (!strcmp(s, "endchoice")) {
+			if (!family) {
+				for (size_t i = start; i < n; i++) {
+					free(v[i].sym);
+					free(v[i].prompt);
+				}
+				n = start;
+			}
+			in_choice = 0;
+		} else if (in_choice && !strncmp(s, "prompt \"Processor family\"", 25)) {
+			family = 1;
+		} else if (in_choice && !strncmp(s, "config ", 7)) {
+			v = kf_xrealloc(v, (n + 1) * sizeof(*v));
+			v[n].sym = kf_xstrdup(kf_trim(s + 7));
+			v[n].prompt = NULL;
+			v[n++].only32 = 0;
+		} else if (in_choice && n > start && !v[n - 1].prompt &&
+			   !strncmp(s, "bool \"", 6)) {
+			char *q = strrchr(s + 6, '"');
+
+			v[n - 1].prompt = kf_xasprintf("%.*s", q ? (int)(q - s - 6) : 0, s + 6);
+		} else if (in_choice && n > start && !strcmp(s, "depends on X86_32")) {
+			v[n - 1].only32 = 1;
+		}
+	}
+	free(text);
+	*out = v;
+	return n;
+}
+
+/* generic's fragment list with its cpu-* fragment replaced by cpu-NAME. */
+static char *scaffold_fragments(const char *name)
+{
+	struct kf_recipe r;
+	char err[1024], *list, *save = NULL, *out = kf_xstrdup("");
+	int replaced = 0;
+
+	if (kf_recipe_read(GENERIC_RECIPE, &r, err, sizeof(err)) < 0)
+		kf_die(2, "%s (newflavour copies its fragment list)", err);
+	list = kf_xstrdup(r.value[KF_FRAGMENTS]);
+	for (char *f = strtok_r(list, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+		char *grown, *word = f;
+
+		if (!strncmp(f, "cpu-", 4)) {
+			word = kf_xasprintf("cpu-%s", name);
+			replaced = 1;
+		}
+		grown = kf_xasprintf("%s%s%s", out, *out ? " " : "", word);
+		if (word != f)
+			free(word);
+		free(out);
+		out = grown;
+	}
+	free(list);
+	kf_recipe_free(&r);
+	if (!replaced)
+		kf_die(2, "%s has no cpu-* fragment to replace; newflavour copies generic's list", GENERIC_RECIPE);
+	return out;
+}
+
+static void write_new(const char *path, const char *text)
+{
+	if (kf_write_atomic(path, text, strlen(text)) < 0)
+		kf_die(2, "%s: %s", path, strerror(errno));
+}
+
+/* MODEL must be in the table and expected to pass: a flavour is booted on
+ * its model. */
+static void check_model(const char *model)
+{
+	struct kf_cpu_models t;
+	const struct kf_cpu_model *m;
+	char err[1024], *names;
+
+	if (kf_cpu_models_read(&t, KF_CPU_MODELS, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	m = kf_cpu_model_find(&t, model);
+	names = kf_cpu_model_names(&t, m ? "pass" : NULL);
+	if (!m)
+		kf_die(2, "model '%s' is not a CPU model in %s; use one of: %s",
+		       model, KF_CPU_MODELS, names);
+	if (strcmp(m->expect, "pass") != 0)
+		kf_die(2, "model '%s' is expected to give '%s' (%s), so the new flavour could never boot on it; use a model that passes: %s",
+		       model, m->expect, KF_CPU_MODELS, names);
+	free(names);
+	kf_cpu_models_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "check", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name, *cpu, *model, *kconfig, *shift;
+	char *recipe, *fragment, *list, *fragtext, *recipetext, *cpu64 = NULL;
+	struct cpu_choice *c;
+	const struct cpu_choice *hit = NULL;
+	size_t n;
+	int check = 0, opt;
+
+	kf_prog = "kflavour newflavour";
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'c')
+			kf_die(2, "usage: newflavour [--check] NAME CPU MODEL KCONFIG_CPU [SHIFT]");
+		check = 1;
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 4 || argc > 5)
+		kf_die(2, "usage: newflavour [--check] NAME CPU MODEL KCONFIG_CPU [SHIFT]");
+	name = argv[0];
+	cpu = argv[1];
+	model = argv[2];
+	kconfig = argv[3];
+	shift = argc == 5 && *argv[4] ? argv[4] : NULL;
+	if (!strncmp(cpu, "CONFIG_", 7))
+		cpu += 7;
+
+	if (!kf_flavour_name_ok(name))
+		kf_die(2, "name '%s' is not a flavour name: use %s, e.g. name=core2",
+		       name, KF_FLAVOUR_NAME_RULE);
+	recipe = kf_xasprintf("flavours/%s.flavour", name);
+	fragment = kf_xasprintf("fragments/cpu-%s.config", name);
+	if (!access(recipe, F_OK))
+		kf_die(2, "%s already exists; newflavour never overwrites a flavour: "
+		       "pick another name, or edit that recipe", recipe);
+	if (!access(fragment, F_OK))
+		kf_die(2, "%s already exists; newflavour never overwrites a fragment: "
+		       "pick another name, or remove it", fragment);
+	check_model(model);
+
+	n = read_choices(kconfig, &c);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(c[i].sym, cpu))
+			hit = &c[i];
+		if (!c[i].only32) {
+			char *grown = kf_xasprintf("%s%s%s", cpu64 ? cpu64 : "",
+						   cpu64 ? " " : "", c[i].sym);
+
+			free(cpu64);
+			cpu64 = grown;
+		}
+	}
+	if (!n)
+		kf_die(2, "%s has no 'Processor family' choice; is it an x86 tree?", kconfig);
+	if (!hit)
+		kf_die(2, "cpu '%s' is not a processor-family choice in %s; "
+		       "x86-64 choices in this tree: %s", cpu, kconfig, cpu64);
+	if (hit->only32)
+		kf_die(2, "cpu '%s' (%s) is a 32-bit processor family in %s (depends on X86_32); "
+		       "x86-64 choices in this tree: %s", cpu, hit->prompt ? hit->prompt : "",
+		       kconfig, cpu64);
+	if (check) {
+		printf("%s\n", hit->prompt ? hit->prompt : cpu);
+		goto out;
+	}
+
+	fragtext = kf_xasprintf(
+		"# cpu-%s: Kconfig's \"%s\" processor-family choice (%s) in\n"
+		"# arch/x86/Kconfig.cpu, for the %s flavour (scaffolded by make newflavour).\n"
+		"CONFIG_%s=y\n",
+		name, hit->prompt ? hit->prompt : cpu, cpu, name, cpu);
+	if (shift) {
+		char *more = kf_xasprintf(
+			"%s# The tree's X86_L1_CACHE_SHIFT for %s (its kconfig evaluated\n"
+			"# arch/x86/Kconfig.cpu): %d-byte L1 lines. Requested so the audit checks it.\n"
+			"CONFIG_X86_L1_CACHE_SHIFT=%s\n",
+			fragtext, cpu, 1 << atoi(shift), shift);
+
+		free(fragtext);
+		fragtext = more;
+	}
+	list = scaffold_fragments(name);
+	recipetext = kf_xasprintf(
+		"# %s: Kconfig's \"%s\" choice (%s), booted on the %s CPU model.\n"
+		"# Scaffolded by 'make newflavour' from generic's fragments; say here what\n"
+		"# the flavour is for.\n"
+		"description = %s (%s)\n"
+		"fragments   = %s\n"
+		"cpu         = %s\n"
+		"memory      = 512M\n"
+		"smp         = 2\n"
+		"cmdline     =\n"
+		"base        = tinyconfig\n"
+		"group       = default\n",
+		name, hit->prompt ? hit->prompt : cpu, cpu, model,
+		hit->prompt ? hit->prompt : cpu, cpu, list, model);
+	/* The fragment first: a recipe without its fragment would break make. */
+	write_new(fragment, fragtext);
+	if (kf_write_atomic(recipe, recipetext, strlen(recipetext)) < 0) {
+		int e = errno;
+
+		unlink(fragment);
+		kf_die(2, "%s: %s", recipe, strerror(e));
+	}
+	printf("  NEW     %s\n  NEW     %s\n", recipe, fragment);
+	free(fragtext);
+	free(recipetext);
+	free(list);
+out:
+	for (size_t i = 0; i < n; i++) {
+		free(c[i].sym);
+		free(c[i].prompt);
+	}
+	free(c);
+	free(cpu64);
+	free(recipe);
+	free(fragment);
+	return 0;
+}
+
