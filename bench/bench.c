@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kf-bench - 'make bench': the pipeline's speed, measured in one run.
+ * bench - 'make bench': the pipeline's speed, measured in one run.
  *
- *   kf-bench --top DIR --tree KDIR --out DIR --kver K --jobs N
- *            --flavours "generic k8 mpsc" [--distro FLAVOUR] [--report FILE]
+ *   bench --top DIR --tree KDIR --out DIR --kver K --jobs N
+ *            --flavours "generic k8 mpsc" [--distro FLAVOUR] [--steps "N ..."]
+ *            [--report FILE]
  *
  * Every out= is a fresh scratch directory under --out that shares the
  * prepared tree of KDIR by hard links (build/linktree.sh), so "cold" means
@@ -30,7 +31,8 @@
  *      raw Kbuild cold on its .config.
  *
  * The steps run in the order of what the goals need most, so a run cut
- * short still answers the first questions.
+ * short still answers the first questions; --steps "4 5" runs only some,
+ * on the seq and first directories an earlier run left.
  *
  * Wall time by the monotonic clock, CPU as user + system of the command's
  * process tree (wait4's rusage). Each command's output goes to a log under
@@ -71,6 +73,7 @@ struct build_rec {
 static struct {
 	const char *top, *bout, *kver, *distro, *report;
 	char *src_kdir, *flavours;	/* b.fl points into flavours */
+	const char *steps;		/* --steps "4 5": only these (default all) */
 	int jobs, step_no, nf;
 	char *fl[MAX_FLAVOURS];
 	double load_start;
@@ -135,7 +138,7 @@ static struct run run_in(const char *dir, const char *log, const char *const env
 		if (chdir(dir) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
-		fprintf(stderr, "kf-bench: cannot run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "bench: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(fd);
@@ -229,10 +232,16 @@ static struct run make_in(const char *log, const char *out, const char *goal,
 	return make_from(b.top, log, out, goal, flavour, ccache, env);
 }
 
-/* Raw Kbuild in an O= directory, with the build stage's reproducibility env. */
-static struct run kbuild(const char *log, const char *odir)
+/*
+ * Raw Kbuild in an O= directory from the tree KDIR/src, with the build
+ * stage's reproducibility env. For a no-op on a make build tree, KDIR must
+ * be that out='s own <out>/<kver>: Kbuild records the tree's path in every
+ * command, and another path (even of hard links to the same files) is
+ * another command, so Kbuild rebuilds everything.
+ */
+static struct run kbuild(const char *log, const char *kdir, const char *odir)
 {
-	char *src = kf_xasprintf("%s/src", b.src_kdir), *o = kf_xasprintf("O=%s", odir);
+	char *src = kf_xasprintf("%s/src", kdir), *o = kf_xasprintf("O=%s", odir);
 	char *j = kf_xasprintf("-j%d", b.jobs), *mk = kf_xasprintf("%s/Makefile", src);
 	char ts[128];
 	struct stat st;
@@ -275,7 +284,7 @@ static struct run kbuild_cold(const char *name, const char *config)
 	run(log, NULL, cp);
 	say("step %d: raw Kbuild: make -j%d -C src O=%s bzImage (log: %s)", ++b.step_no,
 	    b.jobs, rdir, log);
-	r = kbuild(log, rdir);
+	r = kbuild(log, b.src_kdir, rdir);
 	free(rdir);
 	free(log);
 	free(cfg_to);
@@ -526,9 +535,25 @@ static void table(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kf-bench --top DIR --tree KDIR --out DIR --kver K --jobs N"
-		" --flavours LIST [--distro FLAVOUR] [--report FILE]\n");
+	fprintf(stderr, "usage: bench --top DIR --tree KDIR --out DIR --kver K --jobs N"
+		" --flavours LIST [--distro FLAVOUR] [--steps \"N ...\"] [--report FILE]\n");
 	exit(2);
+}
+
+/* Is step n selected? --steps "4 5 6" runs those only, on the scratch
+ * out= directories an earlier run left (seq, first). */
+static int step(int n)
+{
+	char want[4];
+	const char *p;
+
+	if (!b.steps)
+		return 1;
+	snprintf(want, sizeof(want), "%d", n);
+	for (p = b.steps; (p = strstr(p, want)); p++)
+		if ((p == b.steps || p[-1] == ' ') && (p[1] == ' ' || !p[1]))
+			return 1;
+	return 0;
 }
 
 static void parse_args(int argc, char **argv)
@@ -552,6 +577,8 @@ static void parse_args(int argc, char **argv)
 			flavours = v;
 		else if (strcmp(k, "--report") == 0)
 			b.report = v;
+		else if (strcmp(k, "--steps") == 0)
+			b.steps = *v ? v : NULL;
 		else if (strcmp(k, "--distro") == 0)
 			b.distro = *v ? v : NULL;
 		else if (strcmp(k, "--tree") == 0)
@@ -588,27 +615,40 @@ static char *step_seq(void)
 	return dir;
 }
 
-/* 2-4: the first make, the matrix again, no-ops; returns its out=. */
+/* 2: the first make on an empty out=; returns its out=. */
 static char *step_first(void)
 {
 	char *log, *dir = scratch("first", &log);
-	char *rm = kf_xasprintf("rm -rf %s/%s/*/boot", dir, b.kver);
-	char *sh[] = { "sh", "-c", rm, NULL };
 
 	m.first = make_in(log, dir, NULL, NULL, "0", NULL);
 	m.first_build = build_stage(dir, b.fl, b.nf);
 	say("  first make: %.0f s, builds %.0f s", m.first.wall, m.first_build.wall);
-	table();
+	free(log);
+	return dir;
+}
+
+/* 3: the matrix again from the built kernels of first. */
+static void step_matrix(const char *first)
+{
+	char *log = xout("first.log"), *rm = kf_xasprintf("rm -rf %s/%s/*/boot", first, b.kver);
+	char *sh[] = { "sh", "-c", rm, NULL };
 
 	run(log, NULL, sh);
-	m.matrix = make_in(log, dir, "matrix", NULL, NULL, NULL);
-	boot_walls(dir);
+	m.matrix = make_in(log, first, "matrix", NULL, NULL, NULL);
+	boot_walls(first);
 	say("  matrix: %.1f s, slowest boot %.1f s", m.matrix.wall, m.boot_max);
-	table();
+	free(rm);
+	free(log);
+}
+
+/* 4: no-ops on first: every stage, the build stage, raw Kbuild. */
+static void step_noop(const char *first)
+{
+	char *log = xout("first.log"), *kdir = kf_xasprintf("%s/%s", first, b.kver);
 
 	for (int i = 0; i < 3; i++) {
-		struct run all = make_in(log, dir, NULL, NULL, "0", NULL);
-		struct run bld = make_in(log, dir, "build", NULL, "0", NULL);
+		struct run all = make_in(log, first, NULL, NULL, "0", NULL);
+		struct run bld = make_in(log, first, "build", NULL, "0", NULL);
 
 		if (m.noop_all.wall < 0 || all.wall < m.noop_all.wall)
 			m.noop_all = all;
@@ -617,16 +657,15 @@ static char *step_first(void)
 	}
 	m.raw_noop = (struct run){ 0, 0 };
 	for (int i = 0; i < b.nf; i++) {
-		char *od = kf_xasprintf("%s/%s/%s", dir, b.kver, b.fl[i]);
-		struct run r = kbuild(log, od);
+		char *od = kf_xasprintf("%s/%s", kdir, b.fl[i]);
+		struct run r = kbuild(log, kdir, od);
 
 		m.raw_noop.wall += r.wall;
 		m.raw_noop.cpu += r.cpu;
 		free(od);
 	}
-	free(rm);
+	free(kdir);
 	free(log);
-	return dir;
 }
 
 /* 5: ccache, a private cache filled by one out= and hit from another. */
@@ -718,7 +757,7 @@ int main(int argc, char **argv)
 {
 	char *seq, *first, *cfg;
 
-	kf_prog = "kf-bench";
+	kf_prog = "bench";
 	parse_args(argc, argv);
 	for (int i = 0; i < MAX_FLAVOURS; i++)
 		m.seq[i] = none;
@@ -731,19 +770,28 @@ int main(int argc, char **argv)
 	if (mkdir(b.bout, 0755) < 0 && errno != EEXIST)
 		kf_die(2, "cannot create %s: %s", b.bout, strerror(errno));
 
-	seq = step_seq();
+	seq = step(1) ? step_seq() : xout("seq");
 	table();
-	first = step_first();
+	first = step(2) ? step_first() : xout("first");
 	table();
-	step_ccache();
+	if (step(3))
+		step_matrix(first);
 	table();
-	step_toggle(seq);
+	if (step(4))
+		step_noop(first);
 	table();
-	/* step 1's configuration, not step 6's (its microcode is off) */
+	if (step(5))
+		step_ccache();
+	table();
+	/* step 1's configuration, kept before step 6 turns microcode off */
 	cfg = xout("cold.config");
-	m.raw = kbuild_cold("raw", cfg);
+	if (step(6))
+		step_toggle(seq);
 	table();
-	if (b.distro) {
+	if (step(7))
+		m.raw = kbuild_cold("raw", cfg);
+	table();
+	if (b.distro && step(8)) {
 		step_distro(first);
 		table();
 	}

@@ -8,10 +8,12 @@
 $(eval $(call tool,bench,bench/bench.c,-ljansson))
 
 distro ?= debian-cloud-mpsc
+# steps="4 5 6": only those steps, on the scratch out= an earlier run left
+steps ?=
 
 .PHONY: bench
 bench: $(tools)/bench $(tree_stamp) $(flavours_mk)
 	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 35 min on 2 cores, 90 with a distro flavour"
 	@$(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
-		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' \
+		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' --steps '$(steps)' \
 		--report '$(out)/bench/report.txt'
