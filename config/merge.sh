@@ -71,7 +71,7 @@ echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 "$audit" --srctree "$src" --config "$odir/$new" --olddefconfig "$log" \
 	--json "$odir/config.json.kf-new" "${base[@]}" "$@" || {
 	[ -f "$odir/config.json.kf-new" ] || tail -n 5 "$log" >&2
-	failed "audit failed (see config-failed.json, $log)"
+	failed "audit failed (see config-failed.json)"
 }
 # The facts each flavour exists for (fragments/policy, config/policy.c).
 "${KF_POLICY:?set by config/config.mk}" fragments/policy "$f" "$odir/$new" ||
