@@ -123,14 +123,14 @@ static struct run run_in(const char *dir, const char *log, const char *const env
 	if (pid == 0) {
 		/*
 		 * A make of its own, as a user's would start: none of the caller's
-		 * make's flags, and not its lock token, with which the make would
-		 * skip its own lock and its re-run under -j$(jobs).
+		 * make's flags (-j without its jobserver, command-line variables).
+		 * The lock token names the out= it locks, so the scratch out=
+		 * directories take their own locks.
 		 */
 		unsetenv("MAKEFLAGS");
 		unsetenv("MFLAGS");
 		unsetenv("MAKELEVEL");
 		unsetenv("MAKEOVERRIDES");
-		unsetenv("KF_LOCKED");
 		for (int i = 0; env && env[i]; i += 2)
 			setenv(env[i], env[i + 1], 1);
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
