@@ -765,6 +765,7 @@ int main(int argc, char **argv)
 	m.noop_all = m.noop_build = m.raw_noop = m.raw = none;
 	m.cc_cold = m.cc_warm = m.toggle = none;
 	m.d_config = m.d_make = m.d_build = m.d_raw = none;
+	m.boot_max = m.boot_median = -1;
 	b.load_start = loadavg();
 	b.start_time = time(NULL);
 	if (mkdir(b.bout, 0755) < 0 && errno != EEXIST)
