@@ -421,6 +421,25 @@ static void drop_fragment(const char *path, const char *word)
 	free(text);
 }
 
+/* Rewrite fragments/policy without its rules for symbol sym: the toggle
+ * turns off what the policy requires. */
+static void drop_policy(const char *path, const char *sym)
+{
+	size_t len, n = strlen(sym);
+	char *text = kf_read_file(path, &len), *line, *save = NULL;
+	struct strbuf sb = { 0 };
+
+	if (!text)
+		kf_die(2, "cannot read %s: %s", path, strerror(errno));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, sym, n) != 0 || (line[n] != ' ' && line[n] != '\t'))
+			sb_addf(&sb, "%s\n", line);
+	if (kf_write_atomic(path, sb.s, sb.len) < 0)
+		kf_die(2, "cannot write %s: %s", path, strerror(errno));
+	free(sb.s);
+	free(text);
+}
+
 static double loadavg(void)
 {
 	double l = -1;
@@ -710,6 +729,7 @@ static void step_toggle(const char *seq)
 				 copy);
 	char *sh[] = { "sh", "-c", tar, NULL };
 	char *recipe = kf_xasprintf("%s/flavours/%s.flavour", copy, b.fl[0]);
+	char *policy = kf_xasprintf("%s/fragments/policy", copy);
 	char *cfg = kf_xasprintf("%s/%s/%s/.config", seq, b.kver, b.fl[0]), *keep = xout("cold.config");
 	char *cp[] = { "cp", cfg, keep, NULL };
 
@@ -717,6 +737,7 @@ static void step_toggle(const char *seq)
 	run(log, NULL, cp);	/* the cold build's .config, for step 7 */
 	run(log, NULL, sh);
 	drop_fragment(recipe, "microcode");
+	drop_policy(policy, "MICROCODE");
 	make_from(copy, log, seq, "config", b.fl[0], NULL, NULL);
 	m.toggle = make_from(copy, log, seq, "build", b.fl[0], "0", NULL);
 	m.toggle_compiled = build_json(seq, b.fl[0]).compiled;
@@ -727,6 +748,7 @@ static void step_toggle(const char *seq)
 	free(log);
 	free(tar);
 	free(recipe);
+	free(policy);
 }
 
 /* 8: a distro flavour's first make beside the tiny ones, and raw Kbuild. */
