@@ -35,7 +35,7 @@ cat > "$co/fragments/bisect-test.config" <<'EOF'
 # and one that breaks the boot.
 CONFIG_DEFAULT_HOSTNAME="bisect"
 CONFIG_LOG_BUF_SHIFT=16
-# CONFIG_PNP_DEBUG_MESSAGES is not set
+CONFIG_MESSAGE_LOGLEVEL_DEFAULT=5
 # kflavour: override
 # CONFIG_RD_GZIP is not set
 EOF
