@@ -1,5 +1,5 @@
-# bench: 'make bench' measures the pipeline's speed in one run (about 90
-# minutes on 2 cores with the distro flavour, 35 without: distro=): cold
+# bench: 'make bench' measures the pipeline's speed in one run (about 95
+# minutes on 2 cores with the distro flavour, 50 without: distro=): cold
 # builds one make per flavour against one jobserver, a first make against its
 # CPU floor, boots, no-ops, raw Kbuild, ccache cold and warm, a fragment
 # toggle, and one distro flavour beside the tiny ones. Scratch out=
@@ -13,7 +13,7 @@ steps ?=
 
 .PHONY: bench
 bench: $(tools)/bench $(tree_stamp) $(flavours_mk)
-	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 35 min on 2 cores, 90 with a distro flavour"
+	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, about 50 min on 2 cores, 95 with a distro flavour"
 	@$(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' --steps '$(steps)' \
 		--report '$(out)/bench/report.txt'
