@@ -30,6 +30,12 @@ unit-tests: $$(unit_tests)
 check: check-deps unit-tests $$(host_tools)
 	@KF_OUT='$(out)' tests/run '$(t)'
 
+# check-slow: the whole-build checks too slow for make check's 45 minutes
+# (tests/slow/: check-repro's two builds, a new flavour end to end).
+.PHONY: check-slow
+check-slow: check-deps $$(host_tools)
+	@KF_OUT='$(out)' KF_SUITE=slow tests/run '$(t)'
+
 # check-distro: a distro flavour (debian-cloud-mpsc) built and booted, the
 # part of issue 16 too slow for make check's budget (docs/benchmarks.md).
 .PHONY: check-distro

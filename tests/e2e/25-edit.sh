@@ -5,7 +5,7 @@
 # policy case use their own out= that shares this run's prepared tree (hard
 # links, build/linktree.sh), so the real mpsc's .config, config.stamp and
 # build are never touched; newflavour configures core2 in this run's out=
-# (65-newflavour.sh builds, boots and reports it). Nothing is built here.
+# (tests/slow/65-newflavour.sh builds, boots and reports it). Nothing is built here.
 . tests/lib.sh
 . tests/scratch.sh
 o=$KF_OUT

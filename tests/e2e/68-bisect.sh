@@ -35,7 +35,7 @@ cat > "$co/fragments/bisect-test.config" <<'EOF'
 # and one that breaks the boot.
 CONFIG_DEFAULT_HOSTNAME="bisect"
 CONFIG_LOG_BUF_SHIFT=16
-CONFIG_MESSAGE_LOGLEVEL_DEFAULT=5
+CONFIG_RCU_CPU_STALL_TIMEOUT=30
 # kflavour: override
 # CONFIG_RD_GZIP is not set
 EOF
