@@ -158,27 +158,20 @@ check "build-facts under valgrind wrote the same facts" \
 	test "$(jq -c 'del(.ccache)' "$kf_tmp/vg.json")" = "$(jq -c 'del(.ccache)' "$k/mpsc/build.json")"
 
 # --- an interrupted build resumes ----------------------------------------
-# Sized for CI: flavour 'resume' (a scratch copy of mpsc's recipe, so the
-# same .config) starts as a copy of mpsc's finished O= (bisect/seed.sh) with
-# the objects of kernel/ and mm/ deleted. Its build is interrupted
+# Sized for CI: flavour 'resume' is mpsc less the objects of kernel/ and
+# mm/ (partial_flavour, tests/scratch.sh). Its build is interrupted
 # by SIGINT at ~30% and SIGKILL at ~60% of them, then run to the end: a
 # bzImage byte-identical to mpsc's proves the resumed build correct. (Two
 # whole builds compared, 'make check-repro', is in make check-slow.)
 rf=resume co2=$kf_tmp/co2 r2=$k/resume
 trap 'rm -rf "$kf_tmp" "${k:?}/resume"' EXIT
 scratch_checkout "$co2"
-sed 's/^description *=.*/description = mpsc, interrupted and resumed by make check/' \
-	flavours/mpsc.flavour > "$co2/flavours/$rf.flavour"
-rm -rf "$r2"
-check "the resume flavour's O= starts as a copy of mpsc's" bisect/seed.sh "$k/mpsc" "$r2"
-dirs=("$r2/kernel" "$r2/mm")
-# Objects and their .cmd files both: Kbuild writes an object's .cmd after
-# the object, so an object cut off mid-write has no .cmd and is rebuilt.
-# Progress is counted in .cmd files, as Kbuild finishes objects.
-objs() { find "${dirs[@]}" -name '.*.o.cmd' 2>/dev/null | wc -l; }
-want=$(objs)
-find "${dirs[@]}" \( -name '*.o' -o -name '.*.o.cmd' \) -delete
+want=$(partial_flavour "$co2" mpsc $rf kernel mm) && [ "$want" -gt 50 ] &&
+	ok "the resume flavour's O= is mpsc's less kernel/ and mm/" ||
+	not_ok "the resume flavour's O= is mpsc's less kernel/ and mm/ (${want:-none} objects)"
 diag <<< "deleted $want objects of mpsc's $(jq .objects "$k/mpsc/build.json")"
+# Progress is counted in .cmd files, as Kbuild finishes objects.
+objs() { find "$r2/kernel" "$r2/mm" -name '.*.o.cmd' 2>/dev/null | wc -l; }
 interrupt_at() {	# interrupt_at SIGNAL PERCENT: run the build, signal it there
 	local sig=$1 pct=$2 pid waited=0 left
 	setsid make -C "$co2" build flavour=$rf out="$o" CCACHE=0 > "$kf_tmp/resume-$sig.out" 2>&1 &
