@@ -74,7 +74,7 @@ static struct {
 	const char *top, *bout, *kver, *distro, *report;
 	char *src_kdir, *flavours;	/* b.fl points into flavours */
 	const char *steps;		/* --steps "4 5": only these (default all) */
-	int jobs, step_no, nf;
+	int jobs, run_no, nf;	/* run_no: make runs so far, in the log lines */
 	char *fl[MAX_FLAVOURS];
 	double load_start;
 	time_t start_time;
@@ -214,7 +214,7 @@ static struct run make_from(const char *dir, const char *log, const char *out,
 	if (ccache)
 		argv[n++] = c = kf_xasprintf("CCACHE=%s", ccache);
 	argv[n] = NULL;
-	say("step %d: make %s%s%s%s (log: %s)", ++b.step_no, goal ? goal : "(all)",
+	say("run %d: make %s%s%s%s (log: %s)", ++b.run_no, goal ? goal : "(all)",
 	    flavour ? " flavour=" : "", flavour ? flavour : "",
 	    ccache && strcmp(ccache, "0") == 0 ? " CCACHE=0" : "", log);
 	r = run_in(dir, log, env, argv);
@@ -282,7 +282,7 @@ static struct run kbuild_cold(const char *name, const char *config)
 	run(log, NULL, rm);
 	run(log, NULL, mk);
 	run(log, NULL, cp);
-	say("step %d: raw Kbuild: make -j%d -C src O=%s bzImage (log: %s)", ++b.step_no,
+	say("run %d: raw Kbuild: make -j%d -C src O=%s bzImage (log: %s)", ++b.run_no,
 	    b.jobs, rdir, log);
 	r = kbuild(log, b.src_kdir, rdir);
 	free(rdir);
@@ -542,7 +542,9 @@ static void table(void)
 	if (b.distro) {
 		ratio(t, "distro: build stage / raw Kbuild, cold (wall)", m.d_build.wall,
 		      m.d_raw.wall, "~1");
-		ratio(t, "distro: first make / its CPU floor", m.d_config.wall + m.d_make.wall,
+		/* a sum is n/a until both of its parts were measured */
+		ratio(t, "distro: first make / its CPU floor",
+		      m.d_make.wall < 0 ? -1 : m.d_config.wall + m.d_make.wall,
 		      (m.d_config.cpu + m.d_make.cpu) / b.jobs, "<= 1.05");
 		ratio(t, "distro: make config, seconds", m.d_config.wall, 1, "<= 15");
 	}

@@ -43,7 +43,7 @@ Checks:
   make check            all tests (unit, end to end); ends "N passed, N failed"
   make check t=REGEX    only the tests whose name matches
   make check-slow       whole-build checks too slow for make check: check-repro,
-                        a new flavour end to end (tests/slow/)
+                        mpsc on 6.12, a new flavour end to end (tests/slow/)
   make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage

@@ -2,8 +2,9 @@
 # The in-kernel probe (issue 4) across flavours and CPU models, booted by
 # plain make on every model (issue 14; a no-op make boots nothing): a 128-byte
 # kernel matches the Nocona model, a 64-byte one is too small there, k8 matches
-# K8; the x86_flavour KUnit suite passes in every shipped flavour; and mpsc
-# built from the 6.12 tree boots with the same probe block and suite.
+# K8; the x86_flavour KUnit suite passes in every shipped flavour. mpsc
+# built and booted from the 6.12 tree is tests/slow/45-probe-6.12.sh (make
+# check-slow: a whole cold build).
 . tests/lib.sh
 o=$KF_OUT
 fact() { jq -r --arg k "$2" '.facts[$k] // "absent"' "$1" 2>/dev/null; }
@@ -59,13 +60,4 @@ else
 	not_ok "recorded probe log has case 9 flavour_user_cs to flip"
 fi
 
-# 6.12: build and boot mpsc from the other tree.
-check "make boot flavour=mpsc kver=6.12" make boot flavour=mpsc kver=6.12 out="$o"
-r12=$o/6.12/mpsc/boot/nocona.json
-check_eq "6.12 mpsc: verdict" "$(jq -r .verdict "$r12" 2>/dev/null)" pass
-check_eq "6.12 mpsc: L1_CACHE_BYTES" "$(fact "$r12" probe.l1_cache_bytes)" 128
-check_eq "6.12 mpsc: line verdict" "$(fact "$r12" probe.line_verdict)" match
-read -r n bad <<< "$(suite "$r12")"
-[ "${n:-0}" -ge 8 ] && [ "$bad" = 0 ] && ok "6.12 mpsc: KUnit x86_flavour passes ($n cases)" ||
-	not_ok "6.12 mpsc: KUnit x86_flavour passes (${n:-no} cases, ${bad:-?} failed)"
 done_testing
