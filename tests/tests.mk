@@ -31,7 +31,7 @@ check: check-deps unit-tests $$(host_tools)
 	@KF_OUT='$(out)' tests/run '$(t)'
 
 # check-slow: the whole-build checks too slow for make check's 45 minutes
-# (tests/slow/: check-repro's two builds, a new flavour end to end).
+# (tests/slow/: check-repro's two builds, mpsc on 6.12, a new flavour end to end).
 .PHONY: check-slow
 check-slow: check-deps $$(host_tools)
 	@KF_OUT='$(out)' KF_SUITE=slow tests/run '$(t)'
