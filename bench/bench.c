@@ -96,14 +96,6 @@ static struct {
 	long d_compiled;
 } m;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Run argv (NULL-terminated) in dir, output appended to log; die on failure. */
 static struct run run_in(const char *dir, const char *log, const char *const env[],
 			 char *const argv[])
@@ -111,7 +103,7 @@ static struct run run_in(const char *dir, const char *log, const char *const env
 	struct run r = { 0, 0 };
 	struct rusage ru;
 	int status, fd;
-	double start = now();
+	double start = kf_now();
 	pid_t pid;
 
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -146,7 +138,7 @@ static struct run run_in(const char *dir, const char *log, const char *const env
 		if (errno != EINTR)
 			kf_die(2, "wait4: %s", strerror(errno));
 	}
-	r.wall = now() - start;
+	r.wall = kf_now() - start;
 	r.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -274,13 +266,12 @@ static struct run kbuild_cold(const char *name, const char *config)
 	char *rdir = xout(name), *log = kf_xasprintf("%s/%s.log", b.bout, name);
 	char *cfg_to = kf_xasprintf("%s/.config", rdir);
 	char *rm[] = { "rm", "-rf", rdir, NULL };
-	char *mk[] = { "mkdir", "-p", rdir, NULL };
 	char *cp[] = { "cp", (char *)config, cfg_to, NULL };
 	struct run r;
 
 	unlink(log);
 	run(log, NULL, rm);
-	run(log, NULL, mk);
+	kf_mkdir_p(rdir);
 	run(log, NULL, cp);
 	say("run %d: raw Kbuild: make -j%d -C src O=%s bzImage (log: %s)", ++b.run_no,
 	    b.jobs, rdir, log);
@@ -792,8 +783,7 @@ int main(int argc, char **argv)
 	m.boot_max = m.boot_median = -1;
 	b.load_start = loadavg();
 	b.start_time = time(NULL);
-	if (mkdir(b.bout, 0755) < 0 && errno != EEXIST)
-		kf_die(2, "cannot create %s: %s", b.bout, strerror(errno));
+	kf_mkdir_p(b.bout);
 
 	seq = step(1) ? step_seq() : xout("seq");
 	table();

@@ -85,14 +85,6 @@ struct run {
 	int builds;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static json_t *seconds(double s)
 {
 	return json_real(round(s * 10) / 10);
@@ -110,14 +102,14 @@ static int run_cmd(char *const argv[], const char *log, double *secs)
 {
 	const struct kf_proc_opts how = { .log = log };
 	struct kf_proc p;
-	double t0 = now();
+	double t0 = kf_now();
 	int status;
 
 	if (kf_proc_start(&p, argv, &how) < 0)
 		return 127;
 	kf_proc_wait(&p, -1, &status, NULL);
 	if (secs)
-		*secs = now() - t0;
+		*secs = kf_now() - t0;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 
@@ -238,7 +230,7 @@ static void save(struct run *r)
 	char *text;
 	size_t len;
 
-	json_object_set_new(r->doc, "seconds_this_run", seconds(now() - r->start));
+	json_object_set_new(r->doc, "seconds_this_run", seconds(kf_now() - r->start));
 	text = json_dumps(r->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	if (!text)
 		kf_die(2, "cannot format JSON");
@@ -317,21 +309,6 @@ static void add_tested(struct run *r, const char *hash, const char *outcome,
 	t->config = kf_xstrdup(config);
 }
 
-static void mkdir_p(const char *dir)
-{
-	char *d = kf_xstrdup(dir);
-
-	for (char *p = d + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(d, 0755);
-			*p = '/';
-		}
-	if (mkdir(d, 0755) && errno != EEXIST)
-		kf_die(2, "mkdir %s: %s", d, strerror(errno));
-	free(d);
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	size_t len;
@@ -392,7 +369,7 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 	double bs = 0, ts = 0;
 	int rc;
 
-	mkdir_p(dir);
+	kf_mkdir_p(dir);
 	if (copy_file(cfg, keep))
 		kf_die(2, "%s: %s", keep, strerror(errno));
 	unlink(recpath);
@@ -446,7 +423,7 @@ static void olddefconfig(const struct run *r, const char *cfg, const char *in_ha
 	if (copy_file(memo, cfg)) {
 		if (run_sh(r->o.cmd_olddefconfig, "", log, NULL))
 			kf_die(2, "olddefconfig failed; see %s", log);
-		mkdir_p(dir);
+		kf_mkdir_p(dir);
 		if (copy_file(cfg, memo))
 			kf_die(2, "%s: %s", memo, strerror(errno));
 	}
@@ -807,7 +784,7 @@ int main(int argc, char **argv)
 	kf_prog = "bisect";
 	memset(&r, 0, sizeof(r));
 	parse_args(argc, argv, &r.o);
-	r.start = now();
+	r.start = kf_now();
 	same_boot_setup(&r.o);
 	read_flavour(r.o.good_dir, r.o.cpu, &r.good0, r.good0_hash, &grec);
 	read_flavour(r.o.bad_dir, r.o.cpu, &r.bad0, r.bad0_hash, &brec);
@@ -832,7 +809,7 @@ int main(int argc, char **argv)
 		kf_die(1, "%s and %s boot differently on %s (%s: %s, %s) but their configs set no symbol differently: the difference is not in the config",
 		       r.o.good, r.o.bad, r.o.cpu, r.on, r.good_value, r.bad_value);
 
-	mkdir_p(r.o.work);
+	kf_mkdir_p(r.o.work);
 	r.earlier = load_earlier(&r);
 	r.doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
 		"good", r.o.good, "bad", r.o.bad, "cpu", r.o.cpu, "kver", r.o.kver,
@@ -924,7 +901,7 @@ int main(int argc, char **argv)
 				char *sd = kf_xasprintf("%s/steps/%.16s", r.o.work, hash);
 				char *cfg = kf_xasprintf("%s/.config", r.o.work);
 
-				mkdir_p(sd);
+				kf_mkdir_p(sd);
 				if (copy_file(cfg, keep))
 					kf_die(2, "%s: %s", keep, strerror(errno));
 				free(sd);
@@ -958,7 +935,7 @@ int main(int argc, char **argv)
 	json_object_set_new(r.doc, "done", json_true());
 	json_object_set_new(r.doc, "builds_this_run", json_integer(r.builds));
 	save(&r);
-	printf("  BISECT  %.0f s this run; every step in %s\n", now() - r.start, r.o.json);
+	printf("  BISECT  %.0f s this run; every step in %s\n", kf_now() - r.start, r.o.json);
 
 	kf_config_free(&G);
 	kf_config_free(&B);

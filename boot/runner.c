@@ -68,14 +68,6 @@
 #define TERM_WAIT	2.0	/* SIGTERM, then this long, then SIGKILL */
 
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- small helpers ---- */
 
 /* CPUs of a -smp value: "2", "cpus=2,...", or sockets*dies*cores*threads. */
@@ -109,7 +101,7 @@ static char *make_nonce(void)
 	char *s = kf_xmalloc(2 * sizeof(b) + 1);
 
 	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
-		unsigned long long t = (unsigned long long)(now() * 1e9) ^ (unsigned long long)getpid();
+		unsigned long long t = (unsigned long long)(kf_now() * 1e9) ^ (unsigned long long)getpid();
 
 		memcpy(b, &t, sizeof(b));
 	}
@@ -143,21 +135,6 @@ static char *qemu_version(const char *qemu)
 		v = strndup(s, strcspn(s, " \n"));
 	}
 	return v;
-}
-
-static void mkdirs(const char *dir)
-{
-	char *d = kf_xstrdup(dir);
-
-	for (char *p = d + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(d, 0755);
-			*p = '/';
-		}
-	if (mkdir(d, 0755) && errno != EEXIST)
-		kf_die(2, "mkdir %s: %s", d, strerror(errno));
-	free(d);
 }
 
 /* ---- JSON ---- */
@@ -390,7 +367,7 @@ static void note(struct boot *b, const char *fmt, ...)
 	if (vasprintf(&s, fmt, ap) < 0)
 		kf_die(2, "out of memory");
 	va_end(ap);
-	log_prefix(b, now(), '!');
+	log_prefix(b, kf_now(), '!');
 	fprintf(b->logf, " %s\n", s);
 	fflush(b->logf);
 	kf_log_note(&b->log, s);
@@ -585,7 +562,7 @@ static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
 	char buf[8192];
 
 	while (open_fds) {
-		double t = now(), wake;
+		double t = kf_now(), wake;
 		int outcome, ms;
 
 		if (kf_proc_signal) {
@@ -645,7 +622,7 @@ static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
 				continue;
 			}
 			if (i == 0) {
-				last = now();
+				last = kf_now();
 				console_bytes(b, buf, (size_t)n, last);
 			} else {
 				stderr_bytes(b, buf, (size_t)n, 0);
@@ -660,7 +637,7 @@ static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
 			return 0;
 		}
 		if (outcome >= 0 && !grace_end)
-			grace_end = now() + (outcome == KF_PANIC ? GRACE_PANIC : GRACE_END);
+			grace_end = kf_now() + (outcome == KF_PANIC ? GRACE_PANIC : GRACE_END);
 	}
 	/* Both pipes closed: QEMU has exited (or is about to). */
 	if (kf_proc_wait(qemu, TERM_WAIT, status, NULL)) {
@@ -762,7 +739,7 @@ int main(int argc, char **argv)
 	};
 	char *version = qemu_version(o.qemu);
 
-	mkdirs(o.out);
+	kf_mkdir_p(o.out);
 	char *logpath = kf_xasprintf("%s/%s.log", o.out, model->name);
 	char *jsonpath = kf_xasprintf("%s/%s.json", o.out, model->name);
 
@@ -773,7 +750,7 @@ int main(int argc, char **argv)
 		kf_die(2, "%s: %s", logpath, strerror(errno));
 	kf_proc_forward_signals();
 
-	b.start = now();
+	b.start = kf_now();
 	char *command = join_words(qargv);
 	note(&b, "boot-runner: %s on %s (%s), expect %s", recipe.name, model->name,
 	     o.kver ? o.kver : "?", kf_verdict_name(expect));
@@ -782,7 +759,7 @@ int main(int argc, char **argv)
 	note(&b, KF_NOTE_NONCE "%s", nonce);
 
 	exited = start_qemu(&b, qargv, &qemu) == 0 && watch(&b, &qemu, &o, &status);
-	wall = round_tenth(now() - b.start);
+	wall = round_tenth(kf_now() - b.start);
 	if (exited) {
 		if (WIFEXITED(status))
 			note(&b, KF_NOTE_EXIT "%d", WEXITSTATUS(status));

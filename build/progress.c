@@ -70,14 +70,6 @@ struct state {
 	int n_stars;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* write(2) all of buf; output lines go out whole, never interleaved. */
 static void write_all(int fd, const char *buf, size_t len)
 {
@@ -155,7 +147,7 @@ static void progress(const struct state *s, double start)
 	kb_progress_line(msg, sizeof(msg), s->name, s->stage, s->done,
 			 s->expected > s->done ? s->expected : s->done,
 			 s->estimated || s->done > s->expected,
-			 (long)(now() - start));
+			 (long)(kf_now() - start));
 	say(STDOUT_FILENO, msg);
 }
 
@@ -280,7 +272,7 @@ int main(int argc, char **argv)
 		kf_die(2, "cannot write %s: %s", log_path, strerror(errno));
 	kf_proc_forward_signals();
 
-	start = last = now();
+	start = last = kf_now();
 	if (kf_proc_start(&child, argv + i, &how) < 0) {
 		fprintf(stderr, "build-progress: cannot run %s: %s\n", argv[i], strerror(errno));
 		child.out = -1;
@@ -306,9 +298,9 @@ int main(int argc, char **argv)
 		} else if (r < 0 && errno != EINTR) {
 			break;
 		}
-		if (now() - last >= interval && !kf_proc_signal) {
+		if (kf_now() - last >= interval && !kf_proc_signal) {
 			progress(&s, start);
-			last = now();
+			last = kf_now();
 		}
 	}
 	if (s.line_len) {
@@ -328,7 +320,7 @@ int main(int argc, char **argv)
 		code = WEXITSTATUS(status);
 	}
 	snprintf(trailer, sizeof(trailer), KB_TRAILER "%.1f cpu_seconds=%.1f exit=%d\n",
-		 now() - start,
+		 kf_now() - start,
 		 (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 		 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6, code);
 	write_all(s.log_fd, trailer, strlen(trailer));
@@ -339,7 +331,7 @@ int main(int argc, char **argv)
 		char msg[160];
 
 		snprintf(msg, sizeof(msg), "  BUILD   %s: interrupted after %.0f s (log: %s)",
-			 name, now() - start, log_path);
+			 name, kf_now() - start, log_path);
 		say(STDERR_FILENO, msg);
 		free_state(&s);
 		kf_proc_die_of(die);

@@ -59,6 +59,11 @@ char **kf_dir_names(const char *dir, const char *suffix, size_t *n);
  */
 int kf_write_atomic(const char *path, const char *data, size_t len);
 
+/* Seconds on the monotonic clock: for durations, not dates. */
+double kf_now(void);
+/* mkdir -p: DIR and its parents; dies when DIR cannot be made. */
+void kf_mkdir_p(const char *dir);
+
 /* Strip leading and trailing white space in place; returns s advanced. */
 char *kf_trim(char *s);
 

@@ -41,14 +41,6 @@ void kf_proc_die_of(int sig)
 	_exit(128 + sig);	/* only if the signal was blocked */
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void xpipe(int fds[2])
 {
 	if (pipe2(fds, O_CLOEXEC))
@@ -146,7 +138,7 @@ int kf_proc_start(struct kf_proc *p, char *const argv[],
 
 int kf_proc_wait(struct kf_proc *p, double secs, int *status, struct rusage *ru)
 {
-	double end = now() + secs;
+	double end = kf_now() + secs;
 	struct rusage unused;
 
 	for (;;) {
@@ -158,7 +150,7 @@ int kf_proc_wait(struct kf_proc *p, double secs, int *status, struct rusage *ru)
 		}
 		if (r < 0 && errno != EINTR)
 			kf_die(2, "waitpid: %s", strerror(errno));
-		if (secs >= 0 && now() >= end)
+		if (secs >= 0 && kf_now() >= end)
 			return 0;
 		if (secs >= 0)
 			usleep(20000);

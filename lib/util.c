@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <ctype.h>
 
@@ -236,3 +237,27 @@ char **kf_dir_names(const char *dir, const char *suffix, size_t *n)
 		qsort(names, *n, sizeof(*names), by_name);
 	return names;
 }
+
+double kf_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void kf_mkdir_p(const char *dir)
+{
+	char *d = kf_xstrdup(dir);
+
+	for (char *p = d + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(d, 0755);
+			*p = '/';
+		}
+	if (mkdir(d, 0755) && errno != EEXIST)
+		kf_die(2, "mkdir %s: %s", d, strerror(errno));
+	free(d);
+}
+
