@@ -50,7 +50,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_CONSOLE	20	/* differing console lines kept per side */

@@ -51,7 +51,6 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kf.h - what the kflavour host tools share: error reporting, atomic file
- * writes, and the flavour recipe reader.
+ * kf.h - what the kflavour host tools share: error reporting, files and
+ * directories, the clock, and the flavour recipe reader.
  */
 #ifndef KF_H
 #define KF_H

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t kf_proc_signal;

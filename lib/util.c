@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* util.c - errors, allocation and atomic writes for the host tools. */
+/* util.c - errors, allocation, files, directories and the clock. */
 #include "kf.h"
 
 #include <dirent.h>
@@ -260,4 +260,3 @@ void kf_mkdir_p(const char *dir)
 		kf_die(2, "mkdir %s: %s", d, strerror(errno));
 	free(d);
 }
-

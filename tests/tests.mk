@@ -12,6 +12,7 @@ unit_tests += $(out)/tests/$(1)
 endef
 
 $(eval $(call unit_test,test_recipe,,))
+$(eval $(call unit_test,test_util,,))
 $(eval $(call unit_test,test_dotconfig,,))
 $(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
