@@ -79,18 +79,23 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
 	@if [ -f $(kdir)/$(1)/build.json ]; then mv -f $(kdir)/$(1)/build.json $(kdir)/$(1)/.build.json.prev; fi
 	@$$(call kbuild_env,$(1)) $(tools)/build-progress --name $(1) --log $(kdir)/$(1)/build.log \
-		--expect-json $(kdir)/$(1)/.build.json.prev --expect-config $(kdir)/$(1)/.config \
-		--interval $(progress_interval) \
+		$$$$(cmp -s $(kdir)/$(1)/modules.want $(kdir)/$(1)/modules.built && \
+			echo --expect-json $(kdir)/$(1)/.build.json.prev) --expect-config $(kdir)/$(1)/.config \
+		$(if $(filter 1,$(modules)),--modules) --interval $(progress_interval) \
 		-- $$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
 	@$(tools)/build-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
 		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
 		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)')
+	@cp $(kdir)/$(1)/modules.want $(kdir)/$(1)/modules.built
 	@touch $$@
 endef
 progress_interval ?= 10
 # modules=1 builds a flavour's modules too (a distro config has thousands);
 # default bzImage only, which is all the boot needs. modules.want changes
 # only when modules= does, so switching it re-runs Kbuild, nothing else.
+# modules.built is the setting of the last good build: the object count of
+# a build with the other setting is no total for this one's progress (the
+# previous build.json stays, for build-facts' last_full_build).
 modules ?= 0
 $(kdir)/%/modules.want: kf-build-force
 	@mkdir -p $(@D)

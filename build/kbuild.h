@@ -65,6 +65,13 @@ struct kb_times {
 int kb_parse_trailer(const char *text, struct kb_times *t);
 
 /*
+ * How many kernel objects a cold build of a .config compiles, estimated
+ * from its "=y" lines, and its "=m" lines too when modules are built
+ * (modules != 0); 0 when the text sets neither. The fit is in kbuild.c.
+ */
+long kb_estimate_objects(const char *config_text, int modules);
+
+/*
  * The progress line, without a newline:
  *   "  BUILD   mpsc: CC 412/1010 objects, 95 s"
  *   "  BUILD   mpsc: CC 412/~1000 objects, 95 s" (estimated total)

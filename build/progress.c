@@ -3,14 +3,16 @@
  * build-progress - run one flavour's Kbuild and keep its output readable.
  *
  *   build-progress --name NAME --log FILE [--expect-json FILE]
- *               [--expect-config FILE] [--interval S] -- COMMAND [ARG...]
+ *               [--expect-config FILE [--modules]] [--interval S]
+ *               -- COMMAND [ARG...]
  *
  * COMMAND (the Kbuild make) runs with stdout and stderr into a pipe; every
  * byte goes to FILE (build.log), and at most every S seconds (default 5) one
  * line "  BUILD   NAME: CC 412/1010 objects, 95 s" goes to stdout. The total
  * is the "objects" of the flavour's previous build.json (--expect-json),
  * else an estimate shown as "~N" from the number of "=y" lines of the
- * flavour's .config (--expect-config), so a distro config (1,584 =y: 2,276
+ * flavour's .config (--expect-config), and of its "=m" lines when the build
+ * makes modules too (--modules), so a distro config (1,585 =y: 2,275
  * objects) is not shown as "~1000" like a tiny one (547 =y: about 1,000).
  *
  * The child inherits every other descriptor, so a make started from a
@@ -42,12 +44,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ESTIMATE 1000
-/* objects ~ OBJS_FIXED + OBJS_PER_100Y * (=y lines) / 100, fitted on a tiny
- * flavour (547 =y, about 1,000 objects) and debian-cloud-mpsc (1,584 =y,
- * 2,276 objects). */
-#define OBJS_FIXED 330
-#define OBJS_PER_100Y 123
+#define ESTIMATE 1000	/* shown when there is nothing to estimate from */
 #define MAX_ERRORS 20	/* compiler/linker error lines kept */
 #define MAX_STARS 8	/* make "***" lines kept (the last ones) */
 #define LINE_MAX_LEN 4096
@@ -169,23 +166,19 @@ static long expected_objects(const char *json_path)
 	return n;
 }
 
-/* The estimate from the .config's built-in options, or 0. */
-static long config_estimate(const char *config)
+/* The estimate from the .config's options (kb_estimate_objects), or 0. */
+static long config_estimate(const char *config, int modules)
 {
-	char *text = config ? kf_read_file(config, NULL) : NULL, *p;
-	long y = 0;
+	char *text = config ? kf_read_file(config, NULL) : NULL;
+	long n = text ? kb_estimate_objects(text, modules) : 0;
 
-	if (!text)
-		return 0;
-	for (p = text; (p = strstr(p, "=y\n")); p += 3)
-		y++;
 	free(text);
-	return y ? OBJS_FIXED + y * OBJS_PER_100Y / 100 : 0;
+	return n;
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: build-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE]"
+	fprintf(stderr, "usage: build-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE [--modules]]"
 		" [--interval SECONDS] -- COMMAND [ARG...]\n");
 	exit(2);
 }
@@ -235,10 +228,11 @@ int main(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "expect-json", required_argument, NULL, 'j' },
 		{ "expect-config", required_argument, NULL, 'c' },
+		{ "modules", no_argument, NULL, 'm' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int i, c, status = 0, code, sig = 0;
+	int i, c, status = 0, code, sig = 0, modules = 0;
 	char trailer[160], buf[65536];
 
 	kf_prog = "build-progress";
@@ -248,6 +242,7 @@ int main(int argc, char **argv)
 		case 'l': log_path = optarg; break;
 		case 'j': expect_json = optarg; break;
 		case 'c': config = optarg; break;
+		case 'm': modules = 1; break;
 		case 'i': interval = strtod(optarg, NULL); break;
 		default: usage();
 		}
@@ -263,7 +258,7 @@ int main(int argc, char **argv)
 	s.expected = expected_objects(expect_json);
 	s.estimated = s.expected == 0;
 	if (s.estimated)
-		s.expected = config_estimate(config);
+		s.expected = config_estimate(config, modules);
 	if (s.estimated && s.expected < ESTIMATE)
 		s.expected = ESTIMATE;
 	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -41,6 +41,17 @@ check "build-progress: lines read '  BUILD   fake: CC n/~1000 objects, s'" \
 	grep -qE '^  BUILD   fake: (CC|LD) [0-9]+/~?[0-9]+ objects, [0-9]+ s$' "$kf_tmp/p.out"
 check_eq "build-progress: full output in the log, timing trailer last" \
 	"$(grep -c '^  CC      dir/obj' "$kf_tmp/ok.log"):$(tail -n 1 "$kf_tmp/ok.log" | grep -cE '^kflavour: wall_seconds=[0-9.]+ cpu_seconds=[0-9.]+ exit=0$')" "2500:1"
+# The estimated total: the .config's =y lines, and its =m lines with --modules.
+for i in $(seq 1 1500); do echo "CONFIG_Y$i=y"; echo "CONFIG_M$i=m"; done > "$kf_tmp/est.config"
+total() {
+	"$t/build-progress" --name est --log "$kf_tmp/est.log" --interval 0.1 \
+		--expect-config "$kf_tmp/est.config" "$@" -- "$fake" 1000 0 |
+		sed -n 's|^  BUILD   est: [A-Z]* [0-9]*/~\([0-9]*\) objects.*|\1|p' | tail -n 1
+}
+y_only=$(total) with_m=$(total --modules)
+[ -n "$y_only" ] && [ "$y_only" -gt 1000 ] && [ -n "$with_m" ] && [ "$with_m" -gt "$y_only" ] &&
+	ok "build-progress: estimate ~$y_only from =y lines, ~$with_m with --modules" ||
+	not_ok "build-progress: estimate from =y lines ('$y_only'), larger with --modules ('$with_m')"
 "$t/build-progress" --name fake --log "$kf_tmp/bad.log" -- "$fake" 10 1 > "$kf_tmp/p.out" 2>&1
 rc=$?
 check_eq "build-progress: a failed build passes its exit status" "$rc" 2

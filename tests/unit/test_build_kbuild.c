@@ -168,6 +168,24 @@ static void formats_progress(void **state)
 	assert_string_equal(b, "  BUILD   generic: starting, 2 s");
 }
 
+static void estimates_objects(void **state)
+{
+	const char *cfg = "CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n"
+			  "CONFIG_D=y\nCONFIG_S=\"=y\"\nCONFIG_E=m\n";
+
+	(void)state;
+	/* two =y lines; the string value ending in a quote is not one */
+	assert_int_equal(kb_estimate_objects(cfg, 0), kb_estimate_objects("CONFIG_A=y\nCONFIG_D=y\n", 0));
+	assert_true(kb_estimate_objects(cfg, 1) > kb_estimate_objects(cfg, 0));
+	assert_int_equal(kb_estimate_objects("CONFIG_B=m\n", 0), 0);
+	assert_true(kb_estimate_objects("CONFIG_B=m\n", 1) > 0);
+	assert_int_equal(kb_estimate_objects("# CONFIG_C is not set\n", 1), 0);
+	assert_int_equal(kb_estimate_objects("", 1), 0);
+	/* more options, more objects */
+	assert_true(kb_estimate_objects("CONFIG_A=y\nCONFIG_D=y\n", 0) >
+		    kb_estimate_objects("CONFIG_A=y\n", 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +197,7 @@ int main(void)
 		cmocka_unit_test(counts_ccache_stats_log),
 		cmocka_unit_test(parses_trailer),
 		cmocka_unit_test(formats_progress),
+		cmocka_unit_test(estimates_objects),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
