@@ -32,6 +32,10 @@ for kv in 6.1 6.12; do
 	check_eq "$kv debian-cloud: Debian's MAXSMP kept" "$(val $kv/debian-cloud MAXSMP)" "CONFIG_MAXSMP=y"
 	check_eq "$kv debian-cloud: the probe on top" \
 		"$(val $kv/debian-cloud X86_FLAVOUR_PROBE_KUNIT_TEST)" "CONFIG_X86_FLAVOUR_PROBE_KUNIT_TEST=y"
+	# Reproducible images: no signing key generated per build (docs/build.md).
+	check_eq "$kv debian-cloud-mpsc: no per-build signing key in vmlinux" \
+		"$(val $kv/debian-cloud-mpsc MODULE_SIG_KEY) / $(val $kv/debian-cloud-mpsc MODULE_SIG_ALL)" \
+		'CONFIG_MODULE_SIG_KEY="" / # CONFIG_MODULE_SIG_ALL is not set'
 	check "$kv debian-cloud: config.json has every lost base value with its cause" \
 		jq -e '.ok and (.base.values > 2000) and (.base.not_kept | map(.symbol) | index("CC_VERSION_TEXT"))
 			and (.base.not_kept_by_cause["no-prompt"] > 0)' "$o/$kv/debian-cloud/config.json"
