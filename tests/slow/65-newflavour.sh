@@ -50,7 +50,9 @@ check_eq "report.json: core2 is booted, -march core2, 64-byte lines" \
 check_eq "report.json: core2's own boot on core2 passed as expected" \
 	"$(jq -r '.flavours[] | select(.name == "core2") | .boots[] | select(.cpu == "core2") |
 		"\(.verdict) \(.as_expected) \(.line_verdict)"' "$kf_tmp/report.json")" "pass true match"
-grep -Eq '^cpu choice +MCORE2 +GENERIC_CPU +MK8 +MPSC *$' "$kf_tmp/table" &&
+# core2 sorts first; the others' cells depend on what this out= has built.
+grep -Eq '^ +core2 +generic +k8 +mpsc *$' "$kf_tmp/table" &&
+	grep -Eq '^cpu choice +MCORE2 ' "$kf_tmp/table" &&
 	ok "the table has a core2 column" || { not_ok "the table has a core2 column"; head -n 8 "$kf_tmp/table" | diag; }
 grep -Eq '^boot core2 +pass [0-9.]+s match ' "$kf_tmp/table" &&
 	ok "the table has core2's boot" || not_ok "the table has core2's boot"
