@@ -56,7 +56,7 @@ Checks:
 
 Variables:
   flavour=NAME...       flavours to work on (default: group's; now: $(flavour))
-  group=NAME            the flavours of one recipe group (default: default; all: $(sort $(all_groups)))
+  group=NAME            the flavours of one recipe group (default: default; groups: $(sort $(all_groups)))
   modules=1             build modules too, not only bzImage (distro configs)
   kver=6.1|6.12         kernel tree (default 6.1; now: $(kver))
   out=DIR               output directory (default ./out; now: $(out))
