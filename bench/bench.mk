@@ -1,10 +1,10 @@
-# bench: 'make bench' measures the pipeline's speed in one run (about 95
-# minutes on 2 cores with the distro flavour, 50 without: distro=): cold
-# builds one make per flavour against one jobserver, a first make against its
-# CPU floor, boots, no-ops, raw Kbuild, ccache cold and warm, a fragment
-# toggle, and one distro flavour beside the tiny ones. Scratch out=
-# directories under $(out)/bench share this out's tree by hard links; the
-# table goes to $(out)/bench/report.txt (docs/benchmarks.md).
+# bench: 'make bench' measures the pipeline's speed in one run (on 2 cores
+# 45 to 100 minutes with the distro flavour, about half without: distro=):
+# cold builds one make per flavour against all in one make (one jobserver),
+# a first make against its CPU floor, boots, no-ops, raw Kbuild, ccache cold
+# and warm, a fragment toggle, and one distro flavour beside the tiny ones.
+# Scratch out= directories under $(out)/bench share this out's tree by hard
+# links; the table goes to $(out)/bench/report.txt (docs/benchmarks.md).
 $(eval $(call tool,bench,bench/bench.c,-ljansson))
 
 distro ?= debian-cloud-mpsc
@@ -13,7 +13,7 @@ steps ?=
 
 .PHONY: bench
 bench: $(tools)/bench $(tree_stamp) $(flavours_mk)
-	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, about 50 min on 2 cores, 95 with a distro flavour"
+	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 45 to 100 min on 2 cores with a distro flavour, half without"
 	@$(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' --steps '$(steps)' \
 		--report '$(out)/bench/report.txt'
