@@ -47,6 +47,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -576,35 +577,38 @@ static int step(int n)
 
 static void parse_args(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "top", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "kver", required_argument, NULL, 'k' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "flavours", required_argument, NULL, 'f' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "steps", required_argument, NULL, 's' },
+		{ "distro", required_argument, NULL, 'd' },
+		{ "tree", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *flavours = NULL;
 	char *tok, *save = NULL;
-	int i;
+	int c;
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		const char *k = argv[i], *v = argv[i + 1];
-
-		if (strcmp(k, "--top") == 0)
-			b.top = v;
-		else if (strcmp(k, "--out") == 0)
-			b.bout = v;
-		else if (strcmp(k, "--kver") == 0)
-			b.kver = v;
-		else if (strcmp(k, "--jobs") == 0)
-			b.jobs = atoi(v);
-		else if (strcmp(k, "--flavours") == 0)
-			flavours = v;
-		else if (strcmp(k, "--report") == 0)
-			b.report = v;
-		else if (strcmp(k, "--steps") == 0)
-			b.steps = *v ? v : NULL;
-		else if (strcmp(k, "--distro") == 0)
-			b.distro = *v ? v : NULL;
-		else if (strcmp(k, "--tree") == 0)
-			b.src_kdir = kf_xstrdup(v);
-		else
-			usage();
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': b.top = optarg; break;
+		case 'o': b.bout = optarg; break;
+		case 'k': b.kver = optarg; break;
+		case 'j': b.jobs = atoi(optarg); break;
+		case 'f': flavours = optarg; break;
+		case 'r': b.report = optarg; break;
+		case 's': b.steps = *optarg ? optarg : NULL; break;
+		case 'd': b.distro = *optarg ? optarg : NULL; break;
+		case 'T': free(b.src_kdir); b.src_kdir = kf_xstrdup(optarg); break;
+		default: usage();
+		}
 	}
-	if (i != argc || !b.top || !b.bout || !b.kver || b.jobs < 1 || !flavours || !b.src_kdir)
+	if (optind != argc || !b.top || !b.bout || !b.kver || b.jobs < 1 || !flavours ||
+	    !b.src_kdir)
 		usage();
 	b.flavours = kf_xstrdup(flavours);
 	for (tok = strtok_r(b.flavours, " ", &save); tok && b.nf < MAX_FLAVOURS;

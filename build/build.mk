@@ -78,11 +78,12 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
 	@if [ -f $(kdir)/$(1)/build.json ]; then mv -f $(kdir)/$(1)/build.json $(kdir)/$(1)/.build.json.prev; fi
-	@$$(call kbuild_env,$(1)) $(tools)/build-progress --name $(1) --log $(kdir)/$(1)/build.log \
+	@$$(call kbuild_env,$(1)) $$(if $$(dry_run),,$(tools)/build-progress --name $(1) \
+		--log $(kdir)/$(1)/build.log \
 		$$$$(cmp -s $(kdir)/$(1)/modules.want $(kdir)/$(1)/modules.built && \
 			echo --expect-json $(kdir)/$(1)/.build.json.prev) --expect-config $(kdir)/$(1)/.config \
-		$(if $(filter 1,$(modules)),--modules) --interval $(progress_interval) \
-		-- $$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
+		$(if $(filter 1,$(modules)),--modules) --interval $(progress_interval) --) \
+		$$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
 	@$(tools)/build-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
 		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
 		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)')
@@ -90,6 +91,10 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 	@touch $$@
 endef
 progress_interval ?= 10
+# make -n runs the line above anyway (it names $(MAKE)): Kbuild then prints
+# its commands as it does under -n, and build-progress stays out of it, so
+# the last build's build.log is not replaced by a dry run's output.
+dry_run = $(findstring n,$(firstword -$(MAKEFLAGS)))
 # modules=1 builds a flavour's modules too (a distro config has thousands);
 # default bzImage only, which is all the boot needs. modules.want changes
 # only when modules= does, so switching it re-runs Kbuild, nothing else.
@@ -104,9 +109,9 @@ $(foreach f,$(all_flavours),$(eval $(call flavour_build,$(f))))
 build_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/build.stamp)
 
 # The selected flavours build one after another under the one jobserver:
-# each Kbuild alone keeps $(jobs) slots busy on a small machine, and three at
-# once only compete for the CPU caches (one jobserver was 6% slower than one
-# make per flavour, docs/benchmarks.md). A finished flavour boots while the
+# each Kbuild alone keeps $(jobs) slots busy on a small machine, and several
+# at once only compete for the CPU caches (on 2 cores 0-6% slower than one
+# after another, docs/build.md). A finished flavour boots while the
 # next one compiles. overlap=1 starts them all at once: for machines with
 # more cores than one Kbuild keeps busy (docs/build.md).
 overlap ?= 0

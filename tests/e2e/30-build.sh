@@ -125,6 +125,17 @@ if ! grep -q BUILD "$kf_tmp/noop.out" && [ "$(stamps)" = "$before" ]; then
 else
 	not_ok "an unchanged make build skips Kbuild"; diag < "$kf_tmp/noop.out"
 fi
+# make -n: the Kbuild line names $(MAKE), so make runs it even then. Kbuild
+# prints what it would do; the last build's records stay as they were.
+touch "$k/mpsc/.config"
+files() { stat -c '%y %s' "$k"/mpsc/{build.stamp,build.log,build.json}; sha256sum "$k"/mpsc/build.log; }
+before=$(files)
+check "make -n build flavour=mpsc, mpsc out of date" \
+	make -n build flavour=mpsc out="$o"
+cp "$kf_tmp/last.out" "$kf_tmp/dry.out"
+check_eq "make -n: mpsc's build.log, build.json and build.stamp untouched" "$(files)" "$before"
+check "make -n: Kbuild's commands printed, no progress line" \
+	sh -c "grep -q 'scripts/Makefile.build obj=' '$kf_tmp/dry.out' && ! grep -q '  BUILD   mpsc' '$kf_tmp/dry.out'"
 # A change only mpsc sees (its CPU fragment; a symbol one file uses,
 # kernel/printk/printk.c: a rebuild of one object and the link).
 co=$kf_tmp/co
