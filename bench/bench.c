@@ -770,7 +770,7 @@ static void step_jobs(void)
 /* 8: a distro flavour's first make beside the tiny ones, and raw Kbuild. */
 static void step_distro(const char *first)
 {
-	char *log = xout("distro.log"), *cfg;
+	char *log = xout("distro.log"), *cfg, *all;
 	char *fl[] = { (char *)b.distro };
 	struct build_rec br;
 
@@ -783,8 +783,17 @@ static void step_distro(const char *first)
 	m.d_compiled = br.compiled;
 	say("  %s: config %.1f s, make %.0f s", b.distro, m.d_config.wall, m.d_make.wall);
 	table();
-	/* the report of every flavour of this out=, tiny and distro side by side */
-	make_in(log, first, "report", NULL, NULL, NULL);
+	/* the report of the tiny flavours and the distro one side by side (a
+	 * report covers the flavours flavour= selects, by default the tiny ones) */
+	all = kf_xstrdup(b.distro);
+	for (int i = b.nf - 1; i >= 0; i--) {
+		char *t = kf_xasprintf("%s %s", b.fl[i], all);
+
+		free(all);
+		all = t;
+	}
+	make_in(log, first, "report", all, NULL, NULL);
+	free(all);
 	cfg = kf_xasprintf("%s/%s/%s/.config", first, b.kver, b.distro);
 	m.d_raw = kbuild_cold("distro-raw", cfg);
 	free(cfg);
