@@ -77,7 +77,8 @@ struct build_rec {
 
 static struct {
 	const char *top, *bout, *kver, *distro, *report;
-	char *src_kdir, *flavours;	/* b.fl points into flavours */
+	const char *flavour_arg;	/* --flavours as given */
+	char *src_kdir, *flavours;	/* b.fl points into flavours, a copy */
 	const char *steps;		/* --steps "4 5": only these (default all) */
 	int jobs, run_no, nf;	/* run_no: make runs so far, in the log lines */
 	char *fl[MAX_FLAVOURS];
@@ -610,6 +611,7 @@ static void parse_args(int argc, char **argv)
 	if (optind != argc || !b.top || !b.bout || !b.kver || b.jobs < 1 || !flavours ||
 	    !b.src_kdir)
 		usage();
+	b.flavour_arg = flavours;
 	b.flavours = kf_xstrdup(flavours);
 	for (tok = strtok_r(b.flavours, " ", &save); tok && b.nf < MAX_FLAVOURS;
 	     tok = strtok_r(NULL, " ", &save))
@@ -785,13 +787,7 @@ static void step_distro(const char *first)
 	table();
 	/* the report of the tiny flavours and the distro one side by side (a
 	 * report covers the flavours flavour= selects, by default the tiny ones) */
-	all = kf_xstrdup(b.distro);
-	for (int i = b.nf - 1; i >= 0; i--) {
-		char *t = kf_xasprintf("%s %s", b.fl[i], all);
-
-		free(all);
-		all = t;
-	}
+	all = kf_xasprintf("%s %s", b.flavour_arg, b.distro);
 	make_in(log, first, "report", all, NULL, NULL);
 	free(all);
 	cfg = kf_xasprintf("%s/%s/%s/.config", first, b.kver, b.distro);
