@@ -721,6 +721,11 @@ int main(int argc, char **argv)
 		ncpus_arg, nonce,
 		*recipe.value[KF_CMDLINE] ? " " : "", recipe.value[KF_CMDLINE],
 		o.append && *o.append ? " " : "", o.append ? o.append : "");
+	/* "<low>+<high>" memory: the machine puts high above 4 GiB. */
+	unsigned long low, high;
+	int split = kf_recipe_memory_split(recipe.value[KF_MEMORY], &low, &high) > 0;
+	char *memory = split ? kf_xasprintf("%luM", low + high) : kf_xstrdup(recipe.value[KF_MEMORY]);
+	char *machine = split ? kf_xasprintf("pc,max-ram-below-4g=%luM", low) : kf_xstrdup("pc");
 	static const char debug_exit_device[] = KF_DEBUG_EXIT_DEVICE;
 	char *qargv[] = {
 		/* One host thread for all vCPUs: a boot does little in parallel,
@@ -729,7 +734,7 @@ int main(int argc, char **argv)
 		(char *)o.qemu, "-accel", "tcg,thread=single", "-nodefaults", "-nographic",
 		"-no-reboot", "-nic", "none", "-serial", "stdio",
 		"-cpu", model->cpu_string, "-smp", recipe.value[KF_SMP],
-		"-m", recipe.value[KF_MEMORY],
+		"-machine", machine, "-m", memory,
 		"-kernel", (char *)o.kernel, "-initrd", (char *)o.initrd,
 		"-append", cmdline,
 		"-device", (char *)debug_exit_device,
@@ -831,6 +836,8 @@ int main(int argc, char **argv)
 	free(jsonpath);
 	free(version);
 	free(cmdline);
+	free(memory);
+	free(machine);
 	free(ncpus_arg);
 	free(nonce);
 	kf_cpu_models_free(&models);

@@ -102,6 +102,14 @@ extern const char *const kf_recipe_keys[KF_NR_KEYS];
 int kf_flavour_name_ok(const char *s);
 
 /*
+ * memory is QEMU's -m as written ("512M"), or "<low>+<high>" ("1G+256M"):
+ * low MiB below 4 GiB and high MiB above it. Returns 1 for that form and
+ * sets both, 0 for the plain form, -1 when a '+' form is malformed.
+ */
+int kf_recipe_memory_split(const char *s, unsigned long *low_mib,
+			   unsigned long *high_mib);
+
+/*
  * Read and check a recipe. On a problem, writes "path:line: message; fix"
  * into err (size errlen) and returns -1; *r then holds nothing to free.
  * Keys that may be empty: cmdline. Every key must be present. base is

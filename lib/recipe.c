@@ -61,6 +61,53 @@ static int check_base(const struct kf_recipe *r, char *err, size_t errlen)
 	return -1;
 }
 
+/* "<digits>[M|G]" in MiB (QEMU's unit when none is given); 0 when bad. */
+static unsigned long size_mib(const char *s, const char *end)
+{
+	unsigned long n = 0;
+	const char *p = s;
+
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (n > 1UL << 40)
+			return 0;
+		n = n * 10 + (unsigned long)(*p - '0');
+	}
+	if (p == s)
+		return 0;
+	if (p < end && (*p == 'G' || *p == 'g')) {
+		n *= 1024;
+		p++;
+	} else if (p < end && (*p == 'M' || *p == 'm')) {
+		p++;
+	}
+	return p == end ? n : 0;
+}
+
+int kf_recipe_memory_split(const char *s, unsigned long *low_mib,
+			   unsigned long *high_mib)
+{
+	const char *plus = strchr(s, '+');
+
+	if (!plus)
+		return 0;
+	*low_mib = size_mib(s, plus);
+	*high_mib = size_mib(plus + 1, plus + strlen(plus));
+	return *low_mib && *high_mib ? 1 : -1;
+}
+
+/* Only the "<low>+<high>" form is ours to check; the plain one is QEMU's. */
+static int check_memory(const struct kf_recipe *r, char *err, size_t errlen)
+{
+	unsigned long low, high;
+
+	if (kf_recipe_memory_split(r->value[KF_MEMORY], &low, &high) >= 0)
+		return 0;
+	snprintf(err, errlen,
+		 "%s:%d: memory '%s' is not '<size>' or '<below 4G>+<above 4G>' with sizes like 512M or 1G; e.g. 'memory = 1G+256M'",
+		 r->path, r->line[KF_MEMORY], r->value[KF_MEMORY]);
+	return -1;
+}
+
 /* One word a make variable can carry: letters, digits, '-', '_'. */
 static int check_group(const struct kf_recipe *r, char *err, size_t errlen)
 {
@@ -163,7 +210,8 @@ int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 			goto fail;
 		}
 	}
-	if (check_base(r, err, errlen) < 0 || check_group(r, err, errlen) < 0)
+	if (check_base(r, err, errlen) < 0 || check_memory(r, err, errlen) < 0 ||
+	    check_group(r, err, errlen) < 0)
 		goto fail;
 	free(text);
 	return 0;

@@ -31,6 +31,12 @@ else
 	check "mpsc: SWIOTLB active (console; no probe in this kernel)" \
 		grep -q 'software IO TLB: mapped' "$k/mpsc/boot/nocona.log"
 fi
+# memory = 1G+256M: 1 GiB below 4 GiB and 256 MiB above it (lib/recipe.c).
+check_eq "mpsc: memory 1G+256M as QEMU's -machine and -m" \
+	"$(jq -c '.command | index("-machine") as $i | [.[$i + 1], .[$i + 2], .[$i + 3]]' "$rec")" \
+	'["pc,max-ram-below-4g=1024M","-m","1280M"]'
+check "mpsc: the kernel's e820 map has the 256 MiB above 4 GiB" \
+	grep -q 'BIOS-e820: \[mem 0x0000000100000000-0x000000010fffffff\] usable' "${rec%.json}.log"
 check_eq "mpsc: no KTAP failure" "$(jget "$rec" 'j["ktap"]["failed"]')" 0
 check_eq "mpsc: the record's header and the console the runner read" \
 	"$(jq -c '[.record, .format, .flavour, .kver, .release == .facts["uname.release"], .console.swiotlb_mapped, .console.end_marker]' "$rec")" \

@@ -161,6 +161,36 @@ static void group_is_one_word(void **state)
 	free(text);
 }
 
+/* memory: QEMU's -m as written, or "<below 4G>+<above 4G>" that we check. */
+static void memory_forms(void **state)
+{
+	static const char *const bad[] = { "1G+", "+256M", "1G+256K", "x+1G", "1G+0", "1G+2G+3G" };
+	unsigned long low = 0, high = 0;
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(kf_recipe_memory_split("5G", &low, &high), 0);
+	assert_int_equal(kf_recipe_memory_split("1G+256M", &low, &high), 1);
+	assert_int_equal(low, 1024);
+	assert_int_equal(high, 256);
+	assert_int_equal(kf_recipe_memory_split("768+1g", &low, &high), 1);
+	assert_int_equal(low, 768);
+	assert_int_equal(high, 1024);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *text = kf_xstrdup(good);
+		char *m = strstr(text, "512M\n");
+		char *t = kf_xasprintf("%.*s%s%s", (int)(m - text), text, bad[i], m + 4);
+
+		assert_int_equal(kf_recipe_memory_split(bad[i], &low, &high), -1);
+		assert_int_equal(read_text(t, &r, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, ":5: memory '"));
+		assert_non_null(strstr(err, "e.g. 'memory = 1G+256M'"));
+		free(t);
+		free(text);
+	}
+}
+
 /* The file name is the flavour name, and follows the one rule (lib/recipe.c). */
 static void name_follows_the_rule(void **state)
 {
@@ -190,6 +220,7 @@ int main(void)
 		cmocka_unit_test(duplicate_key),
 		cmocka_unit_test(bases),
 		cmocka_unit_test(group_is_one_word),
+		cmocka_unit_test(memory_forms),
 		cmocka_unit_test(name_follows_the_rule),
 	};
 
