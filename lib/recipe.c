@@ -95,14 +95,20 @@ int kf_recipe_memory_split(const char *s, unsigned long *low_mib,
 	return *low_mib && *high_mib ? 1 : -1;
 }
 
-/* Only the "<low>+<high>" form is ours to check; the plain one is QEMU's. */
+/*
+ * Only the "<low>+<high>" form is ours to check; the plain one is QEMU's.
+ * QEMU's pc machine keeps the top of the first 4 GiB for PCI: with 3.5 GiB
+ * of RAM or more it puts at most 3 GiB below, whatever low says.
+ */
 static int check_memory(const struct kf_recipe *r, char *err, size_t errlen)
 {
 	unsigned long low, high;
+	int split = kf_recipe_memory_split(r->value[KF_MEMORY], &low, &high);
 
-	if (kf_recipe_memory_split(r->value[KF_MEMORY], &low, &high) >= 0)
+	if (split == 0 || (split > 0 && low <= 3072))
 		return 0;
-	snprintf(err, errlen,
+	snprintf(err, errlen, split > 0 ?
+		 "%s:%d: memory '%s': at most 3G fit below 4 GiB; put the rest above, e.g. 'memory = 3G+2G'" :
 		 "%s:%d: memory '%s' is not '<size>' or '<below 4G>+<above 4G>' with sizes like 512M or 1G; e.g. 'memory = 1G+256M'",
 		 r->path, r->line[KF_MEMORY], r->value[KF_MEMORY]);
 	return -1;

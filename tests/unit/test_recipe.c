@@ -189,6 +189,15 @@ static void memory_forms(void **state)
 		free(t);
 		free(text);
 	}
+	/* more below 4 GiB than QEMU's pc machine puts there */
+	char *text = kf_xstrdup(good);
+	char *t = kf_xasprintf("%.*s3585M+1G%s", (int)(strstr(text, "512M") - text), text,
+			       strstr(text, "512M") + 4);
+
+	assert_int_equal(read_text(t, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":5: memory '3585M+1G': at most 3G fit below 4 GiB"));
+	free(t);
+	free(text);
 }
 
 /* The file name is the flavour name, and follows the one rule (lib/recipe.c). */
