@@ -37,6 +37,8 @@ check_eq "mpsc: memory 1G+256M as QEMU's -machine and -m" \
 	'["pc,max-ram-below-4g=1024M","-m","1280M"]'
 check "mpsc: the kernel's e820 map has the 256 MiB above 4 GiB" \
 	grep -q 'BIOS-e820: \[mem 0x0000000100000000-0x000000010fffffff\] usable' "${rec%.json}.log"
+check "mpsc: the kernel took noapictimer (docs/boot.md)" \
+	grep -q 'Disabling APIC timer' "${rec%.json}.log"
 check_eq "mpsc: no KTAP failure" "$(jget "$rec" 'j["ktap"]["failed"]')" 0
 check_eq "mpsc: the record's header and the console the runner read" \
 	"$(jq -c '[.record, .format, .flavour, .kver, .release == .facts["uname.release"], .console.swiotlb_mapped, .console.end_marker]' "$rec")" \
