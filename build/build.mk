@@ -50,6 +50,12 @@ build_path := $(if $(ccache_on),/usr/lib/ccache:,$(if $(distcc_on),/usr/lib/dist
 # relative form (O= is always $(kdir)/<f>, the tree $(kdir)/src). It is given
 # with and without ccache, so the command Kbuild records does not change.
 kbuild_cppflags := -fmacro-prefix-map=../src/=
+# Objects built with -g (arch/x86/boot, realmode; every object of a distro
+# config with DEBUG_INFO) name the directory they were compiled in. Mapping
+# the O= directory to '.' keeps that name the same in every out=, and
+# ccache, which hashes that directory for -g objects, hashes the mapped one:
+# a warm build in another out= hits them too (docs/build.md).
+kbuild_debugmap = -fdebug-prefix-map=$(abspath $(kdir)/$(1))=.
 
 # kbuild_env FLAVOUR: the environment of one flavour's Kbuild.
 # KBUILD_BUILD_TIMESTAMP is the tree's release date: the mtime of the
@@ -57,7 +63,7 @@ kbuild_cppflags := -fmacro-prefix-map=../src/=
 kbuild_env = env $(addprefix -u ,$(cmdline_vars)) PATH='$(build_path)' \
 	KBUILD_BUILD_TIMESTAMP="$$(LC_ALL=C date -u -r $(src)/Makefile)" \
 	KBUILD_BUILD_USER=kflavour KBUILD_BUILD_HOST=kflavour KBUILD_BUILD_VERSION=1 \
-	KCPPFLAGS='$(kbuild_cppflags)' \
+	KCPPFLAGS='$(kbuild_cppflags) $(call kbuild_debugmap,$(1))' \
 	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' CCACHE_DEPEND=1 \
 		CCACHE_STATSLOG='$(kdir)/$(1)/ccache.log' $(if $(distcc_on),CCACHE_PREFIX=distcc),CCACHE_DISABLE=1) \
 	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_REWRITE_CROSS=1 DISTCC_NO_CROSS_REWRITE=1)
