@@ -161,6 +161,17 @@ static void group_is_one_word(void **state)
 	free(text);
 }
 
+/* The good recipe with another memory value (it is "512M" on line 5). */
+static int read_memory(const char *value, struct kf_recipe *r, char *err, size_t n)
+{
+	const char *m = strstr(good, "512M\n");
+	char *text = kf_xasprintf("%.*s%s%s", (int)(m - good), good, value, m + 4);
+	int rc = read_text(text, r, err, n);
+
+	free(text);
+	return rc;
+}
+
 /* memory: QEMU's -m as written, or "<below 4G>+<above 4G>" that we check. */
 static void memory_forms(void **state)
 {
@@ -177,27 +188,17 @@ static void memory_forms(void **state)
 	assert_int_equal(kf_recipe_memory_split("768+1g", &low, &high), 1);
 	assert_int_equal(low, 768);
 	assert_int_equal(high, 1024);
+	assert_int_equal(read_memory("1G+256M", &r, err, sizeof(err)), 0);
+	kf_recipe_free(&r);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char *text = kf_xstrdup(good);
-		char *m = strstr(text, "512M\n");
-		char *t = kf_xasprintf("%.*s%s%s", (int)(m - text), text, bad[i], m + 4);
-
 		assert_int_equal(kf_recipe_memory_split(bad[i], &low, &high), -1);
-		assert_int_equal(read_text(t, &r, err, sizeof(err)), -1);
+		assert_int_equal(read_memory(bad[i], &r, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, ":5: memory '"));
 		assert_non_null(strstr(err, "e.g. 'memory = 1G+256M'"));
-		free(t);
-		free(text);
 	}
 	/* more below 4 GiB than QEMU's pc machine puts there */
-	char *text = kf_xstrdup(good);
-	char *t = kf_xasprintf("%.*s3585M+1G%s", (int)(strstr(text, "512M") - text), text,
-			       strstr(text, "512M") + 4);
-
-	assert_int_equal(read_text(t, &r, err, sizeof(err)), -1);
+	assert_int_equal(read_memory("3585M+1G", &r, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, ":5: memory '3585M+1G': at most 3G fit below 4 GiB"));
-	free(t);
-	free(text);
 }
 
 /* The file name is the flavour name, and follows the one rule (lib/recipe.c). */
