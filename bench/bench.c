@@ -247,11 +247,13 @@ static struct run kbuild(const char *log, const char *kdir, const char *odir)
 	struct tm tm;
 	char *argv[] = { "make", j, "-C", src, o, "bzImage", NULL };
 	/* build.mk's kbuild_env: a flag that differs (KCPPFLAGS) changes every
-	 * recorded command, and the "no-op" on make build's trees rebuilds all. */
+	 * recorded command, and the "no-op" on make build's trees rebuilds all.
+	 * odir is absolute, as build.mk's $(abspath) of the O= directory. */
+	char *cppflags = kf_xasprintf("-fmacro-prefix-map=../src/= -fdebug-prefix-map=%s=.",
+				      odir);
 	const char *env[] = { "KBUILD_BUILD_TIMESTAMP", ts, "KBUILD_BUILD_USER", "kflavour",
 			      "KBUILD_BUILD_HOST", "kflavour", "KBUILD_BUILD_VERSION", "1",
-			      "KCPPFLAGS", "-fmacro-prefix-map=../src/=",
-			      "CCACHE_DISABLE", "1", NULL };
+			      "KCPPFLAGS", cppflags, "CCACHE_DISABLE", "1", NULL };
 	struct run r;
 
 	if (stat(mk, &st) < 0)
@@ -260,6 +262,7 @@ static struct run kbuild(const char *log, const char *kdir, const char *odir)
 	gmtime_r(&st.st_mtime, &tm);
 	strftime(ts, sizeof(ts), "%a %b %e %H:%M:%S UTC %Y", &tm);
 	r = run(log, env, argv);
+	free(cppflags);
 	free(src);
 	free(o);
 	free(j);
