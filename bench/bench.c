@@ -77,6 +77,7 @@ struct build_rec {
 
 static struct {
 	const char *top, *bout, *kver, *distro, *report;
+	const char *kcppflags;		/* build.mk's kbuild_cppflags */
 	const char *flavour_arg;	/* --flavours as given */
 	char *src_kdir, *flavours;	/* b.fl points into flavours, a copy */
 	const char *steps;		/* --steps "4 5": only these (default all) */
@@ -248,9 +249,9 @@ static struct run kbuild(const char *log, const char *kdir, const char *odir)
 	char *argv[] = { "make", j, "-C", src, o, "bzImage", NULL };
 	/* build.mk's kbuild_env: a flag that differs (KCPPFLAGS) changes every
 	 * recorded command, and the "no-op" on make build's trees rebuilds all.
-	 * odir is absolute, as build.mk's $(abspath) of the O= directory. */
-	char *cppflags = kf_xasprintf("-fmacro-prefix-map=../src/= -fdebug-prefix-map=%s=.",
-				      odir);
+	 * So: its kbuild_cppflags (--kcppflags) and its kbuild_debugmap, the
+	 * O= directory (absolute, as build.mk's $(abspath)) mapped to '.'. */
+	char *cppflags = kf_xasprintf("%s -fdebug-prefix-map=%s=.", b.kcppflags, odir);
 	const char *env[] = { "KBUILD_BUILD_TIMESTAMP", ts, "KBUILD_BUILD_USER", "kflavour",
 			      "KBUILD_BUILD_HOST", "kflavour", "KBUILD_BUILD_VERSION", "1",
 			      "KCPPFLAGS", cppflags, "CCACHE_DISABLE", "1", NULL };
@@ -559,7 +560,8 @@ static void table(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench --top DIR --tree KDIR --out DIR --kver K --jobs N"
-		" --flavours LIST [--distro FLAVOUR] [--steps \"N ...\"] [--report FILE]\n");
+		" --flavours LIST --kcppflags FLAGS [--distro FLAVOUR] [--steps \"N ...\"]"
+		" [--report FILE]\n");
 	exit(2);
 }
 
@@ -591,6 +593,7 @@ static void parse_args(int argc, char **argv)
 		{ "steps", required_argument, NULL, 's' },
 		{ "distro", required_argument, NULL, 'd' },
 		{ "tree", required_argument, NULL, 'T' },
+		{ "kcppflags", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *flavours = NULL;
@@ -608,11 +611,12 @@ static void parse_args(int argc, char **argv)
 		case 's': b.steps = *optarg ? optarg : NULL; break;
 		case 'd': b.distro = *optarg ? optarg : NULL; break;
 		case 'T': free(b.src_kdir); b.src_kdir = kf_xstrdup(optarg); break;
+		case 'K': b.kcppflags = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind != argc || !b.top || !b.bout || !b.kver || b.jobs < 1 || !flavours ||
-	    !b.src_kdir)
+	    !b.src_kdir || !b.kcppflags)
 		usage();
 	b.flavour_arg = flavours;
 	b.flavours = kf_xstrdup(flavours);

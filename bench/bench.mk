@@ -16,4 +16,4 @@ bench: $(tools)/bench $(tree_stamp) $(flavours_mk)
 	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 45 to 100 min on 2 cores with a distro flavour, half without"
 	@$(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' --steps '$(steps)' \
-		--report '$(out)/bench/report.txt'
+		--kcppflags '$(kbuild_cppflags)' --report '$(out)/bench/report.txt'
