@@ -44,6 +44,7 @@
  * what it measured) to --report, and printed at the end.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -293,32 +294,15 @@ static struct run kbuild_cold(const char *name, const char *config)
 	return r;
 }
 
-static json_t *load_json(const char *path)
-{
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
-
-	if (!root)
-		kf_die(2, "%s:%d: %s", path, err.line, err.text);
-	return root;
-}
-
-static long jint(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
-}
-
 static struct build_rec build_json(const char *out, const char *flavour)
 {
 	char *path = kf_xasprintf("%s/%s/%s/build.json", out, b.kver, flavour);
-	json_t *root = load_json(path);
+	json_t *root = kf_record_read(path, KF_MUST, "see the log of the step that writes it");
 	struct build_rec r;
 
-	r.started = jint(root, "started");
-	r.finished = jint(root, "finished");
-	r.compiled = jint(root, "compiled");
+	r.started = kf_json_int(root, "started");
+	r.finished = kf_json_int(root, "finished");
+	r.compiled = kf_json_int(root, "compiled");
 	r.cpu = json_number_value(json_object_get(root, "cpu_seconds"));
 	json_decref(root);
 	free(path);
@@ -366,7 +350,7 @@ static void boot_walls(const char *out)
 
 		for (size_t k = 0; k < nn; k++) {
 			char *path = kf_xasprintf("%s/%s", dir, names[k]);
-			json_t *root = load_json(path);
+			json_t *root = kf_record_read(path, KF_MUST, "see the log of the step that writes it");
 			json_t *v = json_object_get(root, "wall_seconds");
 
 			if (json_is_number(v) && n < 256)
@@ -719,10 +703,10 @@ static void step_ccache(void)
 	make_in(log, c2, "config", b.fl[0], NULL, env);
 	m.cc_warm = make_in(log, c2, "build", b.fl[0], "1", env);
 	j2 = kf_xasprintf("%s/%s/%s/build.json", c2, b.kver, b.fl[0]);
-	root = load_json(j2);
+	root = kf_record_read(j2, KF_MUST, "see the log of the step that writes it");
 	cc = json_object_get(root, "ccache");
-	m.cc_hits = jint(cc, "hits");
-	m.cc_misses = jint(cc, "misses");
+	m.cc_hits = kf_json_int(cc, "hits");
+	m.cc_misses = kf_json_int(cc, "misses");
 	json_decref(root);
 	say("  warm: %.0f s, ccache %ld hits / %ld misses", m.cc_warm.wall, m.cc_hits, m.cc_misses);
 	free(j2);

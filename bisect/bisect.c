@@ -38,6 +38,7 @@
 #include "../report/report.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,24 +133,20 @@ static int run_sh(const char *cmd, const char *arg, const char *log, double *sec
 
 static json_t *load_record(const char *path, int must)
 {
-	json_error_t err;
-	json_t *j = json_load_file(path, 0, &err);
-
-	if (!j && must)
-		kf_die(2, "%s: %s; boot it first (make bisect boots both flavours)", path, err.text);
-	return j;
+	return kf_record_read(path, must ? KF_MUST : KF_QUIET,
+			      "boot it first (make bisect boots both flavours)");
 }
 
 /* The value 'on' names in a boot record; malloc'ed. */
 static char *record_value(json_t *rec, const char *on)
 {
 	if (!strcmp(on, "verdict")) {
-		const char *v = json_string_value(json_object_get(rec, "verdict"));
+		const char *v = kf_json_str(rec, "verdict");
 
 		return kf_xstrdup(v ? v : "none");
 	}
 	if (!strncmp(on, "fact:", 5)) {
-		const char *v = json_string_value(json_object_get(json_object_get(rec, "facts"), on + 5));
+		const char *v = kf_json_str(json_object_get(rec, "facts"), on + 5);
 
 		return kf_xstrdup(v ? v : "absent");
 	}
@@ -159,8 +156,8 @@ static char *record_value(json_t *rec, const char *on)
 		size_t i;
 
 		json_array_foreach(res, i, r) {
-			const char *suite = json_string_value(json_object_get(r, "suite"));
-			const char *name = json_string_value(json_object_get(r, "name"));
+			const char *suite = kf_json_str(r, "suite");
+			const char *name = kf_json_str(r, "name");
 
 			if (suite && name && dot && strlen(suite) == (size_t)(dot - on - 6) &&
 			    !strncmp(suite, on + 6, strlen(suite)) && !strcmp(name, dot + 1))
@@ -189,8 +186,8 @@ static char *choose_on(json_t *good, json_t *bad)
 		json_array_foreach(res, i, r) {
 			free(on);
 			on = kf_xasprintf("kunit:%s.%s",
-					  json_string_value(json_object_get(r, "suite")),
-					  json_string_value(json_object_get(r, "name")));
+					  kf_json_str(r, "suite"),
+					  kf_json_str(r, "name"));
 			g = record_value(good, on);
 			b = record_value(bad, on);
 			same = !strcmp(g, b);
@@ -213,7 +210,7 @@ static char *differing_facts(json_t *good, json_t *bad)
 
 	sb_add(&sb, "");
 	json_object_foreach(json_object_get(bad, "facts"), key, v) {
-		const char *g = json_string_value(json_object_get(gf, key));
+		const char *g = kf_json_str(gf, key);
 
 		if (g && json_string_value(v) && strcmp(g, json_string_value(v)) != 0 &&
 		    strncmp(key, "uname.", 6) != 0)
@@ -226,19 +223,9 @@ static char *differing_facts(json_t *good, json_t *bad)
 
 static void save(struct run *r)
 {
-	char *text;
-	size_t len;
-
 	json_object_set_new(r->doc, "seconds_this_run", seconds(kf_now() - r->start));
-	text = json_dumps(r->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	if (!text)
-		kf_die(2, "cannot format JSON");
-	len = strlen(text);
-	text = kf_xrealloc(text, len + 2);
-	strcpy(text + len, "\n");
-	if (kf_write_atomic(r->o.json, text, len + 1))
+	if (kf_record_write(r->doc, r->o.json))
 		kf_die(2, "%s: %s", r->o.json, strerror(errno));
-	free(text);
 }
 
 static json_t *names_json(const char *const *names, size_t n)
@@ -256,7 +243,7 @@ static json_t *names_json(const char *const *names, size_t n)
  */
 static json_t *load_earlier(const struct run *r)
 {
-	json_t *old = json_load_file(r->o.json, 0, NULL), *by = json_object(), *s;
+	json_t *old = kf_record_read(r->o.json, KF_QUIET, NULL), *by = json_object(), *s;
 	static const char *const same[] = { "good", "bad", "cpu", "kver", "on",
 		"good_config_sha256", "bad_config_sha256" };
 	const char *mine[] = { r->o.good, r->o.bad, r->o.cpu, r->o.kver, r->on,
@@ -266,7 +253,7 @@ static json_t *load_earlier(const struct run *r)
 	if (!old)
 		return by;
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		const char *v = json_string_value(json_object_get(old, same[i]));
+		const char *v = kf_json_str(old, same[i]);
 
 		if (!v || strcmp(v, mine[i]) != 0) {
 			printf("  BISECT  %s is of other inputs (%s differs): starting over\n",
@@ -276,7 +263,7 @@ static json_t *load_earlier(const struct run *r)
 		}
 	}
 	json_array_foreach(json_object_get(old, "steps"), i, s) {
-		const char *h = json_string_value(json_object_get(s, "config_sha256"));
+		const char *h = kf_json_str(s, "config_sha256");
 
 		if (h)
 			json_object_set(by, h, s);
@@ -499,17 +486,17 @@ static void step_line(json_t *step, size_t nd, size_t left)
 	print_names(subset, nsub);
 	printf("), %zu kept; config %.12s: ",
 	       json_array_size(json_object_get(step, "applied")),
-	       json_string_value(json_object_get(step, "config_sha256")));
+	       kf_json_str(step, "config_sha256"));
 	if (json_object_get(step, "reused"))
-		printf("tested %s, ", json_string_value(json_object_get(step, "reused")));
-	else if (!strcmp(json_string_value(json_object_get(step, "build")), "failed"))
-		printf("build failed (%s), ", json_string_value(json_object_get(step, "build_log")));
+		printf("tested %s, ", kf_json_str(step, "reused"));
+	else if (!strcmp(kf_json_str(step, "build"), "failed"))
+		printf("build failed (%s), ", kf_json_str(step, "build_log"));
 	else
 		printf("built %.0f s, booted %.0f s, ",
 		       json_real_value(json_object_get(step, "build_seconds")),
 		       json_real_value(json_object_get(step, "boot_seconds")));
 	printf("%s %s: %zu left\n", json_is_string(v) ? json_string_value(v) : "-",
-	       json_string_value(json_object_get(step, "outcome")), left);
+	       kf_json_str(step, "outcome"), left);
 	fflush(stdout);
 	free(subset);
 }
@@ -555,9 +542,7 @@ static json_t *prompts(const struct run *r, const char *config, const char *cons
 	argv[k] = NULL;
 	if (run_cmd(argv, out, NULL))
 		kf_die(2, "%s --prompts failed; see %s", r->o.audit, out);
-	j = json_load_file(out, 0, NULL);
-	if (!j)
-		kf_die(2, "%s: not JSON", out);
+	j = kf_record_read(out, KF_MUST, "a bug in the audit's --prompts");
 	free(argv);
 	free(out);
 	return j;
@@ -793,7 +778,7 @@ int main(int argc, char **argv)
 		char *facts = differing_facts(grec, brec);
 
 		kf_die(1, "%s and %s boot alike on %s (verdict %s, every KUnit case the same): nothing to bisect%s%s%s",
-		       r.o.good, r.o.bad, r.o.cpu, json_string_value(json_object_get(grec, "verdict")),
+		       r.o.good, r.o.bad, r.o.cpu, kf_json_str(grec, "verdict"),
 		       *facts ? "; to follow a probe fact, name one with on=fact:KEY (these differ: " : "",
 		       facts, *facts ? ")" : "");
 	}
@@ -873,9 +858,9 @@ int main(int argc, char **argv)
 		}
 		old = json_object_get(r.earlier, hash);
 		if (old && json_is_string(json_object_get(old, "outcome"))) {
-			const char *od = json_string_value(json_object_get(old, "record"));
+			const char *od = kf_json_str(old, "record");
 
-			outcome = json_string_value(json_object_get(old, "outcome"));
+			outcome = kf_json_str(old, "outcome");
 			for (const char *k = "build\0build_seconds\0boot_seconds\0build_log\0verdict\0value\0record\0";
 			     *k; k += strlen(k) + 1)
 				if (json_object_get(old, k))

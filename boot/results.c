@@ -12,6 +12,7 @@
  * Both files are written atomically.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -118,24 +119,18 @@ struct rec {
 
 static const char *str(json_t *j, const char *key, const char *dflt)
 {
-	const char *s = json_string_value(json_object_get(j, key));
+	const char *s = kf_json_str(j, key);
 
 	return s ? s : dflt;
 }
 
 static int load(const char *path, struct rec *r)
 {
-	json_error_t e;
-
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	r->j = json_load_file(path, 0, &e);
-	if (!r->j || !json_is_object(r->j)) {
-		kf_warn("%s: %s", path, r->j ? "not a JSON object" : e.text);
-		json_decref(r->j);
-		r->j = NULL;
+	r->j = kf_record_read(path, KF_WARN, "remove it, and make boots again");
+	if (!r->j)
 		return -1;
-	}
 	r->flavour = str(r->j, "flavour", "?");
 	r->kver = str(r->j, "kver", "?");
 	r->cpu = str(r->j, "cpu", "?");

@@ -280,7 +280,7 @@ static int parse_mode(const char *path, const char *nonce)
 
 static const char *need_str(const json_t *rec, const char *path, const char *key)
 {
-	const char *v = json_string_value(json_object_get(rec, key));
+	const char *v = kf_json_str(rec, key);
 
 	if (!v)
 		kf_die(2, "%s: no \"%s\" string; give a boot record the runner wrote", path, key);
@@ -290,7 +290,6 @@ static const char *need_str(const json_t *rec, const char *path, const char *key
 static int replay_mode(const char *path)
 {
 	size_t len = strlen(path);
-	json_error_t err;
 	json_t *old, *rec, *wall, *warnings = NULL;
 	struct kf_log log;
 	enum kf_verdict v;
@@ -298,10 +297,7 @@ static int replay_mode(const char *path)
 
 	if (len < 5 || strcmp(path + len - 5, ".json") != 0)
 		kf_die(2, "%s: want DIR/<cpu>.json, with its log beside it as DIR/<cpu>.log", path);
-	old = json_load_file(path, 0, &err);
-	if (!json_is_object(old))
-		kf_die(2, "%s:%d: %s; give a boot record the runner wrote", path, err.line,
-		       old ? "not a JSON object" : err.text);
+	old = kf_record_read(path, KF_MUST, "give a boot record the runner wrote");
 	log_path = kf_xasprintf("%.*s.log", (int)(len - 5), path);
 	kf_log_init(&log);
 	if (kf_log_parse_file(&log, log_path))
@@ -316,10 +312,10 @@ static int replay_mode(const char *path)
 
 	struct boot_facts in = {
 		.flavour = need_str(old, path, "flavour"),
-		.kver = json_string_value(json_object_get(old, "kver")),
+		.kver = kf_json_str(old, "kver"),
 		.cpu = need_str(old, path, "cpu"),
 		.cpu_string = need_str(old, path, "cpu_string"),
-		.qemu_version = json_string_value(json_object_get(old, "qemu_version")),
+		.qemu_version = kf_json_str(old, "qemu_version"),
 		.cmdline = need_str(old, path, "cmdline"),
 		.bzimage_sha256 = need_str(old, path, "bzimage_sha256"),
 		.expected = need_str(old, path, "expected"),

@@ -3,11 +3,10 @@
 # Every flavour's Kbuild is a recipe of this one make, so all of them share
 # its jobserver (-j$(jobs)). docs/build.md explains the choices below.
 
-$(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c,-ljansson))
+$(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c lib/record.c,-ljansson))
 $(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c lib/record.c,-lelf -ljansson -lcrypto))
 build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h
-$(tools)/build-facts: lib/record.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt
 # from the same sources (another out=, another user) rebuild no kernel.
 build_tool_src := build/progress.c build/facts.c build/kbuild.c build/kbuild.h build/build.mk

@@ -175,7 +175,6 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 {
 	char *p;
 	json_t *prev, *last;
-	json_error_t e;
 
 	/* Its warnings too: a no-op rebuild's log has none of them. */
 	if (compiled > 0)
@@ -184,7 +183,7 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 				 "started", (json_int_t)started, "finished", (json_int_t)finished,
 				 "warnings", (json_int_t)warnings, "warning_lines", wlines);
 	p = path_in(odir, ".build.json.prev");
-	prev = json_load_file(p, 0, &e);
+	prev = kf_record_read(p, KF_QUIET, NULL);
 	free(p);
 	last = json_incref(json_object_get(prev, "last_full_build"));
 	/* A build.json from before this field: its own figures were a build's

@@ -28,6 +28,7 @@
  */
 #include "../lib/kf.h"
 #include "../lib/proc.h"
+#include "../lib/record.h"
 #include "kbuild.h"
 
 #include <errno.h>
@@ -150,20 +151,11 @@ static void progress(const struct state *s, double start)
 /* The previous build's object count, or 0. */
 static long expected_objects(const char *json_path)
 {
-	json_error_t err;
-	json_t *root, *o;
-	long n = 0;
+	json_t *root = json_path ? kf_record_read(json_path, KF_QUIET, NULL) : NULL;
+	long long n = kf_json_int(root, "objects");
 
-	if (!json_path || access(json_path, R_OK) != 0)
-		return 0;
-	root = json_load_file(json_path, 0, &err);
-	if (!root)
-		return 0;
-	o = json_object_get(root, "objects");
-	if (json_is_integer(o) && json_integer_value(o) > 0)
-		n = (long)json_integer_value(o);
 	json_decref(root);
-	return n;
+	return n > 0 ? (long)n : 0;
 }
 
 /* The estimate from the .config's options (kb_estimate_objects), or 0. */

@@ -188,79 +188,6 @@ static int survived(const struct symbol *sym, const struct kf_setting *r,
 	return kf_value_equal(r->value, f);
 }
 
-/* "Depends on: A [=y] && B [=n]\n" unless e is plain y. */
-static void dep_line(struct gstr *r, struct expr *e, const char *prefix)
-{
-	if (expr_is_yes(e))
-		return;
-	str_append(r, prefix);
-	expr_gstr_print(e, r);
-	str_append(r, "\n");
-}
-
-static void defined_at(struct gstr *r, struct symbol *sym)
-{
-	struct menu **v = kf_sym_menus(sym), **m;
-
-	for (m = v; *m; m++)
-		str_printf(r, "Defined at %s:%d\n", MENU_FILE(*m), (*m)->lineno);
-	free(v);
-}
-
-/* Every prompt's dependencies, as menuconfig's help shows them. */
-static void prompt_deps(struct gstr *r, struct symbol *sym)
-{
-	struct menu **v = kf_sym_menus(sym), **m;
-
-	for (m = v; *m; m++) {
-		struct property *p = (*m)->prompt;
-
-		if (!p)
-			continue;
-		str_printf(r, "Prompt: %s\n", p->text);
-		dep_line(r, p->menu->dep, "Depends on: ");
-		if (!expr_eq(p->menu->dep, p->visible.expr))
-			dep_line(r, p->visible.expr, "Visible if: ");
-	}
-	free(v);
-}
-
-static void defaults(struct gstr *r, struct symbol *sym)
-{
-	struct menu **v = kf_sym_menus(sym), **m;
-	struct property *p;
-
-	for (m = v; *m; m++)
-		if (!(*m)->prompt)
-			dep_line(r, (*m)->dep, "Depends on: ");
-	free(v);
-	for_all_defaults(sym, p) {
-		str_append(r, "Default: ");
-		if (p->expr && p->expr->type == E_SYMBOL &&
-		    (p->expr->left.sym->flags & SYMBOL_CONST))
-			str_append(r, p->expr->left.sym->name);	/* y, not y [=y] */
-		else
-			expr_gstr_print(p->expr, r);
-		if (!expr_is_yes(p->visible.expr)) {
-			str_append(r, " if ");
-			expr_gstr_print(p->visible.expr, r);
-		}
-		str_append(r, "\n");
-	}
-}
-
-/* menuconfig's "Selected by [y]:" lists; the selects that are off only
- * when they could help: when the request is above the current value. */
-static void selected_by(struct gstr *r, struct symbol *sym, int show_off)
-{
-	if (!sym->rev_dep.expr)
-		return;
-	expr_gstr_print_revdep(sym->rev_dep.expr, r, yes, "Selected by [y]:\n");
-	expr_gstr_print_revdep(sym->rev_dep.expr, r, mod, "Selected by [m]:\n");
-	if (show_off)
-		expr_gstr_print_revdep(sym->rev_dep.expr, r, no, "Selected by [n]:\n");
-}
-
 static int has_prompt(struct symbol *sym)
 {
 	struct menu **v = kf_sym_menus(sym), **m;
@@ -318,7 +245,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 
 	sym_calc_value(sym);
 	type = sym_type_name(sym->type);
-	defined_at(&d, sym);
+	kf_explain_defined_at(&d, sym);
 
 	/* A value of the wrong type: kconfig ignored it with a warning. */
 	if ((kf_sym_is_bool(sym) && r->vkind != KF_VAL_TRI) ||
@@ -362,7 +289,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		    (v < lo || v > hi)) {
 			m->why = WHY_RANGE;
 			reason = kf_xasprintf("%s is outside the range of %s", r->value, name);
-			dep_line(&d, p->expr, "Range : ");
+			kf_explain_dep(&d, p->expr, "Range : ");
 			fix = kf_xstrdup("request a value in the range");
 			goto out;
 		}
@@ -373,8 +300,8 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		m->why = WHY_NO_PROMPT;
 		reason = kf_xasprintf("%s has no prompt: its value comes from defaults/selects, so a fragment cannot set it",
 				      name);
-		defaults(&d, sym);
-		selected_by(&d, sym, up);
+		kf_explain_defaults(&d, sym);
+		kf_explain_selects(&d, sym, up);
 		fix = kf_sym_is_bool(sym) && !up
 			? kf_xstrdup("drop the line: kconfig decides this value; change what selects it or its defaults' conditions instead")
 			: kf_xstrdup("it follows from other options: request what selects it or what its defaults depend on (above), or drop the line");
@@ -392,13 +319,13 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		if (csym->visible == no) {
 			reason = kf_xasprintf("%s is a value of the choice \"%s\", which is not available: its dependencies are not met",
 					      name, prompt);
-			dep_line(&d, choice->dep, "Choice depends on: ");
+			kf_explain_dep(&d, choice->dep, "Choice depends on: ");
 			fix = kf_xstrdup("request what the choice depends on, or drop the line");
 		} else if (sym->visible == no) {
 			m->why = WHY_DEPENDS;
 			reason = kf_xasprintf("%s is a value of the choice \"%s\" but its own dependencies are not met",
 					      name, prompt);
-			prompt_deps(&d, sym);
+			kf_explain_prompts(&d, sym);
 			fix = kf_xstrdup("request what it depends on, or another value of the choice");
 		} else if (kf_tri_of(r->value) == yes && w && w != sym) {
 			const struct kf_setting *ws = kf_fragset_find(&a->req, w->name);
@@ -418,7 +345,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		} else {
 			reason = kf_xasprintf("%s is a value of the choice \"%s\" (now %s [=y])",
 					      name, prompt, w ? w->name : "none");
-			prompt_deps(&d, sym);
+			kf_explain_prompts(&d, sym);
 			fix = kf_xstrdup("look at the choice with make menuconfig");
 		}
 		goto out;
@@ -428,7 +355,7 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 		m->why = WHY_SELECTED;
 		reason = kf_xasprintf("%s is selected by an option that is on, which forces it to %s",
 				      name, sym->rev_dep.tri == yes ? "y" : "m");
-		selected_by(&d, sym, 0);
+		kf_explain_selects(&d, sym, 0);
 		fix = kf_xstrdup("drop the line, or turn off what selects it (above)");
 		goto out;
 	}
@@ -438,19 +365,19 @@ static void explain(struct audit *a, struct miss *m, struct symbol *sym)
 			? kf_xasprintf("%s is blocked by its dependencies: they are not met (below), so its prompt is hidden and kconfig ignores the request%s",
 				       name, kf_tri_of(r->value) == no ? " and uses its default" : "")
 			: kf_xasprintf("%s is limited to m by its dependencies", name);
-		prompt_deps(&d, sym);
+		kf_explain_prompts(&d, sym);
 		if (kf_tri_of(r->value) == no || !kf_sym_is_bool(sym))
-			defaults(&d, sym);
+			kf_explain_defaults(&d, sym);
 		if (up)
-			selected_by(&d, sym, 1);
+			kf_explain_selects(&d, sym, 1);
 		fix = kf_xstrdup("request what it depends on too (in this or an earlier fragment), or drop the line");
 		goto out;
 	}
 	m->why = WHY_NOT_APPLIED;
 	reason = kf_xasprintf("kconfig can set %s to %s here, but the merged config has it %s",
 			      name, r->value, m->final ? m->final : "unset");
-	prompt_deps(&d, sym);
-	selected_by(&d, sym, up);
+	kf_explain_prompts(&d, sym);
+	kf_explain_selects(&d, sym, up);
 	fix = kf_xstrdup("look at the merge log (config.log next to the config) and the symbol with make menuconfig");
 out:
 	m->reason = reason;
@@ -815,11 +742,11 @@ static int print_prompts(char **names, int n)
 			"prompt", prompt ? json_string(prompt) : json_null(),
 			"defined_at", file ? json_sprintf("%s:%d", file, line) : json_null()));
 	}
-	text = json_dumps(all, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = kf_record_text(all);
 	json_decref(all);
 	if (!text)
 		kf_die(2, "cannot format JSON");
-	puts(text);
+	fputs(text, stdout);
 	free(text);
 	return 0;
 }

@@ -76,7 +76,7 @@ kconfig_expr_h = $(src)/scripts/kconfig/expr.h
 kconfig_api = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && echo -DKF_SYM_MENUS) \
 	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME)
 $(ktools)/config-audit: config/audit.c config/fragment.c config/fragment.h config/kconf.c config/kconf.h config/kdiff.c \
-		config/kdiff.h lib/record.c lib/record.h $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
+		config/kdiff.h lib/record.c $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
 	@mkdir -p $(@D)
 	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
 		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \

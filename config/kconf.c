@@ -309,3 +309,78 @@ tristate kf_tri_of(const char *v)
 {
 	return v[0] == 'y' ? yes : v[0] == 'm' ? mod : no;
 }
+
+/* ---- explaining a symbol, in menuconfig's words ---------------------- */
+
+/* "Depends on: A [=y] && B [=n]\n" unless e is plain y. */
+void kf_explain_dep(struct gstr *r, struct expr *e, const char *prefix)
+{
+	if (expr_is_yes(e))
+		return;
+	str_append(r, prefix);
+	expr_gstr_print(e, r);
+	str_append(r, "\n");
+}
+
+void kf_explain_defined_at(struct gstr *r, struct symbol *sym)
+{
+	struct menu **v = kf_sym_menus(sym), **m;
+
+	for (m = v; *m; m++)
+		str_printf(r, "Defined at %s:%d\n", MENU_FILE(*m), (*m)->lineno);
+	free(v);
+}
+
+/* Every prompt's dependencies, as menuconfig's help shows them. */
+void kf_explain_prompts(struct gstr *r, struct symbol *sym)
+{
+	struct menu **v = kf_sym_menus(sym), **m;
+
+	for (m = v; *m; m++) {
+		struct property *p = (*m)->prompt;
+
+		if (!p)
+			continue;
+		str_printf(r, "Prompt: %s\n", p->text);
+		kf_explain_dep(r, p->menu->dep, "Depends on: ");
+		if (!expr_eq(p->menu->dep, p->visible.expr))
+			kf_explain_dep(r, p->visible.expr, "Visible if: ");
+	}
+	free(v);
+}
+
+void kf_explain_defaults(struct gstr *r, struct symbol *sym)
+{
+	struct menu **v = kf_sym_menus(sym), **m;
+	struct property *p;
+
+	for (m = v; *m; m++)
+		if (!(*m)->prompt)
+			kf_explain_dep(r, (*m)->dep, "Depends on: ");
+	free(v);
+	for_all_defaults(sym, p) {
+		str_append(r, "Default: ");
+		if (p->expr && p->expr->type == E_SYMBOL &&
+		    (p->expr->left.sym->flags & SYMBOL_CONST))
+			str_append(r, p->expr->left.sym->name);	/* y, not y [=y] */
+		else
+			expr_gstr_print(p->expr, r);
+		if (!expr_is_yes(p->visible.expr)) {
+			str_append(r, " if ");
+			expr_gstr_print(p->visible.expr, r);
+		}
+		str_append(r, "\n");
+	}
+}
+
+/* menuconfig's "Selected by [y]:" lists; the selects that are off only
+ * when they could help: when the request is above the current value. */
+void kf_explain_selects(struct gstr *r, struct symbol *sym, int show_off)
+{
+	if (!sym->rev_dep.expr)
+		return;
+	expr_gstr_print_revdep(sym->rev_dep.expr, r, yes, "Selected by [y]:\n");
+	expr_gstr_print_revdep(sym->rev_dep.expr, r, mod, "Selected by [m]:\n");
+	if (show_off)
+		expr_gstr_print_revdep(sym->rev_dep.expr, r, no, "Selected by [n]:\n");
+}

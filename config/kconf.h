@@ -62,4 +62,17 @@ struct symbol *kf_choice_winner(struct menu *parent);
 void kf_choice_values(struct menu *parent, void (*fn)(struct symbol *, void *), void *arg);
 tristate kf_tri_of(const char *v);
 
+/*
+ * What menuconfig's help says of a symbol, line by line into r: the audit's
+ * and the upgrade's "detail". kf_explain_dep: "PREFIX expr" unless e is y;
+ * prompts: each prompt with its "Depends on:" and "Visible if:"; defaults:
+ * the dependencies of its entries without a prompt, then its defaults;
+ * selects: "Selected by [y]:" and "[m]:" lists, "[n]:" too when show_off.
+ */
+void kf_explain_dep(struct gstr *r, struct expr *e, const char *prefix);
+void kf_explain_defined_at(struct gstr *r, struct symbol *sym);
+void kf_explain_prompts(struct gstr *r, struct symbol *sym);
+void kf_explain_defaults(struct gstr *r, struct symbol *sym);
+void kf_explain_selects(struct gstr *r, struct symbol *sym, int show_off);
+
 #endif /* KF_KCONF_H */

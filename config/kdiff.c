@@ -13,6 +13,7 @@
  * (n), as for the audit.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 #include "fragment.h"
 #include "kdiff.h"
 
@@ -169,7 +170,6 @@ static int write_json(const char *path, const char *la, const char *lb,
 		      const struct diff *d, size_t nd, const struct count *c, size_t nc)
 {
 	json_t *root = json_object(), *menus = json_array(), *syms = json_array();
-	char *text, *buf;
 	size_t i;
 	int rc;
 
@@ -198,14 +198,8 @@ static int write_json(const char *path, const char *la, const char *lb,
 	json_object_set_new(root, "differences", json_integer((json_int_t)nd));
 	json_object_set_new(root, "by_menu", menus);
 	json_object_set_new(root, "symbols", syms);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	rc = kf_record_write(root, path);
 	json_decref(root);
-	if (!text)
-		return -1;
-	buf = kf_xasprintf("%s\n", text);
-	free(text);
-	rc = kf_write_atomic(path, buf, strlen(buf));
-	free(buf);
 	return rc;
 }
 

@@ -22,6 +22,7 @@ void kf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *kf_xmalloc(size_t size);
 void *kf_xrealloc(void *ptr, size_t size);
 char *kf_xstrdup(const char *s);
+char *kf_xstrndup(const char *s, size_t n);
 char *kf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*

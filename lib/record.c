@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record.c - the stage records' header and their one writer (record.h).
+ * record.c - the stage records' header, their one writer and their one
+ * reader (record.h).
  */
 #include "record.h"
 #include "kf.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,4 +64,44 @@ int kf_record_write(const json_t *rec, const char *path)
 	free(text);
 	errno = e;
 	return rc;
+}
+
+json_t *kf_record_read(const char *path, enum kf_need need, const char *fix)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+	char where[32] = "";
+
+	if (json_is_object(j))
+		return j;
+	json_decref(j);
+	if (need == KF_QUIET)
+		return NULL;
+	if (j)
+		snprintf(err.text, sizeof(err.text), "not a JSON object");
+	else if (err.line > 0)
+		snprintf(where, sizeof(where), ":%d", err.line);
+	if (need == KF_MUST)
+		kf_die(2, "%s%s: %s; %s", path, where, err.text, fix);
+	kf_warn("%s%s: %s; %s", path, where, err.text, fix);
+	return NULL;
+}
+
+const char *kf_json_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+double kf_json_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+long long kf_json_int(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * record.h - the stage records (config.json, build.json, boot/<cpu>.json,
- * report.json): one header, one writer (lib/record.c, linked with jansson).
+ * report.json): one header, one writer, one reader (lib/record.c, linked
+ * with jansson).
  *
  * Every record starts with the same five keys, so a reader can tell what it
  * holds and from which format before reading on (docs/architecture.md):
@@ -33,5 +34,24 @@ char *kf_record_text(const json_t *rec);
 /* kf_record_text written atomically to path (kf_write_atomic). Returns 0,
  * or -1 with errno set. */
 int kf_record_write(const json_t *rec, const char *path);
+
+/* What kf_record_read does when path holds no JSON object. */
+enum kf_need {
+	KF_QUIET,	/* NULL, and nothing said: the caller copes */
+	KF_WARN,	/* NULL after a warning */
+	KF_MUST,	/* exit 2 */
+};
+
+/*
+ * The JSON object in path (a record, or any JSON file a tool reads), or
+ * NULL. Problems are said as "path:line: what; fix", fix being what the
+ * user should do. Release it with json_decref.
+ */
+json_t *kf_record_read(const char *path, enum kf_need need, const char *fix);
+
+/* A member's value when it has the type asked for, else NULL, NAN or -1. */
+const char *kf_json_str(const json_t *o, const char *key);
+double kf_json_num(const json_t *o, const char *key);
+long long kf_json_int(const json_t *o, const char *key);
 
 #endif /* KF_RECORD_H */

@@ -68,6 +68,15 @@ char *kf_xstrdup(const char *s)
 	return p;
 }
 
+char *kf_xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		kf_die(1, "out of memory");
+	return p;
+}
+
 char *kf_xasprintf(const char *fmt, ...)
 {
 	va_list ap;

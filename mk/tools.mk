@@ -5,7 +5,7 @@ HOSTCC     ?= gcc
 KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
 lib_src    := lib/util.c lib/recipe.c lib/strbuf.c lib/dotconfig.c lib/cpumodels.c
-lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h
+lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/proc.h
 
 # tool NAME, SOURCES, LIBS: $(tools)/NAME from SOURCES + lib/.
 define tool

@@ -19,6 +19,7 @@
  * Written with jansson, atomically. Exit 0, or 2 on a usage or write error.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -31,23 +32,6 @@
 #include <time.h>
 
 #define ORIGIN "kflavour"
-
-static json_t *load(const char *path)
-{
-	json_error_t e;
-	json_t *j = json_load_file(path, 0, &e);
-
-	if (j && !json_is_object(j)) {
-		json_decref(j);
-		j = NULL;
-	}
-	return j;
-}
-
-static const char *jstr(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 /* RFC 3339 UTC time of an epoch second. */
 static json_t *when(long long t)
@@ -91,8 +75,8 @@ static char *segment(const char *s)
 
 static json_t *environment(const json_t *rec)
 {
-	const char *cpu = jstr(rec, "cpu"), *cs = jstr(rec, "cpu_string");
-	const char *qv = jstr(rec, "qemu_version");
+	const char *cpu = kf_json_str(rec, "cpu"), *cs = kf_json_str(rec, "cpu_string");
+	const char *qv = kf_json_str(rec, "qemu_version");
 	json_t *env = json_object(), *misc = json_object();
 
 	json_object_set_new(env, "comment", json_sprintf("QEMU %s (TCG), CPU model %s: -cpu %s",
@@ -122,7 +106,7 @@ static void add_boot(json_t *tests, const char *kdir, const char *flavour,
 		     const char *build_id, const char *file, const char *build_sha)
 {
 	char *path = kf_xasprintf("%s/%s/boot/%s", kdir, flavour, file);
-	json_t *rec = load(path), *t, *misc, *res, *r;
+	json_t *rec = kf_record_read(path, KF_QUIET, NULL), *t, *misc, *res, *r;
 	const char *cpu, *sha, *verdict, *expected;
 	char *id, *logp;
 	size_t i;
@@ -130,14 +114,14 @@ static void add_boot(json_t *tests, const char *kdir, const char *flavour,
 	free(path);
 	if (!rec)
 		return;
-	sha = jstr(rec, "bzimage_sha256");
-	cpu = jstr(rec, "cpu");
+	sha = kf_json_str(rec, "bzimage_sha256");
+	cpu = kf_json_str(rec, "cpu");
 	if (!cpu || (sha && build_sha && strcmp(sha, build_sha) != 0)) {
 		json_decref(rec);
 		return;
 	}
-	verdict = jstr(rec, "verdict");
-	expected = jstr(rec, "expected");
+	verdict = kf_json_str(rec, "verdict");
+	expected = kf_json_str(rec, "expected");
 	id = kf_xasprintf("%s:%s.%s", ORIGIN, build_id + strlen(ORIGIN ":"), cpu);
 	logp = kf_xasprintf("%s/%s/boot/%s.log", kdir, flavour, cpu);
 
@@ -157,10 +141,10 @@ static void add_boot(json_t *tests, const char *kdir, const char *flavour,
 
 	res = json_object_get(json_object_get(rec, "ktap"), "results");
 	json_array_foreach(res, i, r) {
-		const char *dir = jstr(r, "directive");
+		const char *dir = kf_json_str(r, "directive");
 		int ok = json_is_true(json_object_get(r, "ok"));
-		char *suite = segment(jstr(r, "suite") ? jstr(r, "suite") : "");
-		char *name = segment(jstr(r, "name") ? jstr(r, "name") : "");
+		char *suite = segment(kf_json_str(r, "suite") ? kf_json_str(r, "suite") : "");
+		char *name = segment(kf_json_str(r, "name") ? kf_json_str(r, "name") : "");
 		const char *status = dir && !strncasecmp(dir, "skip", 4) ? "SKIP" :
 				     dir ? "DONE" : ok ? "PASS" : "FAIL";
 		char *cid = kf_xasprintf("%s.%zu", id, i + 1);
@@ -200,7 +184,7 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 {
 	char *dir = kf_xasprintf("%s/%s", kdir, flavour);
 	char *path = kf_xasprintf("%s/build.json", dir), *p, *id;
-	json_t *bj = load(path), *b, *misc, *full;
+	json_t *bj = kf_record_read(path, KF_QUIET, NULL), *b, *misc, *full;
 	const char *sha, *release;
 	char **names;
 	size_t n;
@@ -210,8 +194,8 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 		free(dir);
 		return;
 	}
-	sha = jstr(bj, "bzimage_sha256");
-	release = jstr(bj, "release");
+	sha = kf_json_str(bj, "bzimage_sha256");
+	release = kf_json_str(bj, "release");
 	/* The image's hash names the build: a rebuild is another build. */
 	id = kf_xasprintf("%s:%s.%s.%.12s", ORIGIN, release ? release : "unknown", flavour,
 			  sha ? sha : "0");
@@ -233,7 +217,7 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	set_opt(b, "config_url", file_url(p));
 	free(p);
 	json_object_set_new(b, "command", json_sprintf("make -C <linux-source-%s> O=%s bzImage",
-				jstr(bj, "kver") ? jstr(bj, "kver") : "?", dir));
+				kf_json_str(bj, "kver") ? kf_json_str(bj, "kver") : "?", dir));
 	misc = json_object();
 	json_object_set(misc, "cpu_seconds", json_object_get(bj, "cpu_seconds"));
 	json_object_set(misc, "warnings", json_object_get(bj, "warnings"));
@@ -290,7 +274,7 @@ int main(int argc, char **argv)
 	};
 	const char *kdir = NULL, *kver = NULL, *compiler_file = NULL, *out = NULL;
 	json_t *root, *checkout, *builds, *tests;
-	char *compiler, *checkout_id, *text, *path, *release = NULL;
+	char *compiler, *checkout_id, *path, *release = NULL;
 	struct stat st;
 	int c;
 
@@ -313,10 +297,10 @@ int main(int argc, char **argv)
 		json_t *bj;
 
 		path = kf_xasprintf("%s/%s/build.json", kdir, argv[i]);
-		bj = load(path);
+		bj = kf_record_read(path, KF_QUIET, NULL);
 		free(path);
-		if (bj && jstr(bj, "release"))
-			release = kf_xstrdup(jstr(bj, "release"));
+		if (bj && kf_json_str(bj, "release"))
+			release = kf_xstrdup(kf_json_str(bj, "release"));
 		json_decref(bj);
 	}
 	checkout_id = kf_xasprintf("%s:linux-source-%s.%s", ORIGIN, kver, release ? release : kver);
@@ -338,19 +322,10 @@ int main(int argc, char **argv)
 
 	root = json_pack("{s:{s:i, s:i}, s:[o], s:o, s:o}", "version", "major", 5, "minor", 3,
 			 "checkouts", checkout, "builds", builds, "tests", tests);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	json_decref(root);
-	if (!text)
-		kf_die(2, "out of memory");
 	path = out ? kf_xstrdup(out) : kf_xasprintf("%s/kcidb.json", kdir);
-	{
-		char *nl = kf_xasprintf("%s\n", text);
-
-		if (kf_write_atomic(path, nl, strlen(nl)))
-			kf_die(2, "%s: %s; is out/ writable?", path, strerror(errno));
-		free(nl);
-	}
-	free(text);
+	if (kf_record_write(root, path))
+		kf_die(2, "%s: %s; is out/ writable?", path, strerror(errno));
+	json_decref(root);
 	free(path);
 	free(checkout_id);
 	free(compiler);

@@ -27,15 +27,6 @@
 
 static const char end_of[] = "# end of ";
 
-static char *dupn(const char *s, size_t n)
-{
-	char *d = kf_xmalloc(n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
 /* The line at p (without its newline) and where the next one starts. */
 static size_t line_at(const char *p, const char **next)
 {
@@ -115,7 +106,7 @@ void kc_menus_parse(struct kc_menus *m, const char *text)
 		len = line_at(p, &next);
 		if (len > sizeof(end_of) - 1 && !strncmp(p, end_of, sizeof(end_of) - 1)) {
 			titles = kf_xrealloc(titles, (ntitles + 1) * sizeof(*titles));
-			titles[ntitles++] = dupn(p + sizeof(end_of) - 1,
+			titles[ntitles++] = kf_xstrndup(p + sizeof(end_of) - 1,
 							len - (sizeof(end_of) - 1));
 		}
 	}
@@ -128,7 +119,7 @@ void kc_menus_parse(struct kc_menus *m, const char *text)
 		if ((t = heading(prev, prev_len, p, len, next)) &&
 		    has_title(titles, ntitles, p + 2, t)) {
 			if (depth < MAX_NESTING)
-				stack[depth] = dupn(p + 2, t);
+				stack[depth] = kf_xstrndup(p + 2, t);
 			depth++;
 			free(menu);
 			menu = NULL;
@@ -144,7 +135,7 @@ void kc_menus_parse(struct kc_menus *m, const char *text)
 			if (!menu)
 				menu = path_of(stack, depth < MAX_NESTING ? depth : MAX_NESTING);
 			m->v = kf_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
-			m->v[m->n].name = dupn(name, n);
+			m->v[m->n].name = kf_xstrndup(name, n);
 			m->v[m->n].menu = kf_xstrdup(menu);
 			m->n++;
 		}

@@ -10,6 +10,7 @@
 #include "../boot/console.h"
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -19,20 +20,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = kf_xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
 static void add_fragment(struct flavour *f, const char *path, size_t len)
 {
 	f->fragments = kf_xrealloc(f->fragments,
 				   (f->nfragments + 1) * sizeof(*f->fragments));
-	f->fragments[f->nfragments++] = xstrndup(path, len);
+	f->fragments[f->nfragments++] = kf_xstrndup(path, len);
 }
 
 void report_add_flavour(struct report *r, const char *spec)
@@ -43,7 +35,7 @@ void report_add_flavour(struct report *r, const char *spec)
 	r->fl = kf_xrealloc(r->fl, (r->nfl + 1) * sizeof(*r->fl));
 	f = &r->fl[r->nfl++];
 	memset(f, 0, sizeof(*f));
-	f->name = eq ? xstrndup(spec, (size_t)(eq - spec)) : kf_xstrdup(spec);
+	f->name = eq ? kf_xstrndup(spec, (size_t)(eq - spec)) : kf_xstrdup(spec);
 	f->l1_bytes = -1;
 	f->smt = f->microcode = -1;
 	f->bzimage_bytes = -1;
@@ -132,43 +124,16 @@ static int is_file(const char *path)
 
 static json_t *load_json(const char *path)
 {
-	json_error_t err;
-	json_t *j;
-
 	if (!is_file(path))
 		return NULL;
-	j = json_load_file(path, 0, &err);
-	if (!j) {
-		kf_warn("%s:%d: %s; treated as missing", path, err.line, err.text);
-		return NULL;
-	}
-	if (!json_is_object(j)) {
-		kf_warn("%s: not a JSON object; treated as missing", path);
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return kf_record_read(path, KF_WARN, "treated as missing");
 }
 
 static char *jstr(const json_t *o, const char *key)
 {
-	const json_t *v = json_object_get(o, key);
+	const char *s = kf_json_str(o, key);
 
-	return json_is_string(v) ? kf_xstrdup(json_string_value(v)) : NULL;
-}
-
-static double jnum(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static long long jint(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? json_integer_value(v) : -1;
+	return s ? kf_xstrdup(s) : NULL;
 }
 
 /* A non-negative decimal, or -1. */
@@ -249,7 +214,7 @@ static void load_config(struct report *r, struct flavour *f, const char *dir)
 	if (json_is_boolean(json_object_get(j, "ok")))
 		f->audit = kf_xstrdup(json_is_true(json_object_get(j, "ok")) ? "ok" : "failed");
 	f->cpu_choice = jstr(j, "cpu_choice");
-	shift = jint(j, "l1_cache_shift");
+	shift = kf_json_int(j, "l1_cache_shift");
 	if (shift >= 0 && shift < 16)
 		f->l1_bytes = 1L << shift;
 	add_cpu_values(r, json_object_get(j, "cpu_choice_values"));
@@ -279,14 +244,14 @@ static void load_build(struct flavour *f, const char *dir)
 		return;
 	f->has_build = 1;
 	f->release = jstr(j, "release");
-	f->bzimage_bytes = jint(j, "bzimage_bytes");
-	f->build_seconds = jnum(j, "wall_seconds");
+	f->bzimage_bytes = kf_json_int(j, "bzimage_bytes");
+	f->build_seconds = kf_json_num(j, "wall_seconds");
 	f->march = jstr(j, "march");
 	f->mtune = jstr(j, "mtune");
 	f->bzimage_sha256 = jstr(j, "bzimage_sha256");
-	f->warnings = (long)jint(j, "warnings");
-	f->code_bytes = jint(j, "code_bytes");
-	f->compiled = (long)jint(j, "compiled");
+	f->warnings = (long)kf_json_int(j, "warnings");
+	f->code_bytes = kf_json_int(j, "code_bytes");
+	f->compiled = (long)kf_json_int(j, "compiled");
 	json_array_foreach(json_object_get(j, "warning_lines"), i, v) {
 		if (!json_is_string(v))
 			continue;
@@ -296,14 +261,14 @@ static void load_build(struct flavour *f, const char *dir)
 	}
 	full = json_object_get(j, "last_full_build");
 	if (json_is_object(full)) {
-		f->full_wall = jnum(full, "wall_seconds");
-		f->full_cpu = jnum(full, "cpu_seconds");
-		f->full_started = jint(full, "started");
-		f->full_finished = jint(full, "finished");
-		f->full_compiled = (long)jint(full, "compiled");
+		f->full_wall = kf_json_num(full, "wall_seconds");
+		f->full_cpu = kf_json_num(full, "cpu_seconds");
+		f->full_started = kf_json_int(full, "started");
+		f->full_finished = kf_json_int(full, "finished");
+		f->full_compiled = (long)kf_json_int(full, "compiled");
 		/* After a no-op rebuild the warnings are the last full build's. */
 		if (f->compiled == 0 && json_is_integer(json_object_get(full, "warnings"))) {
-			f->warnings = (long)jint(full, "warnings");
+			f->warnings = (long)kf_json_int(full, "warnings");
 			for (size_t k = 0; k < f->nwarning_lines; k++)
 				free(f->warning_lines[k]);
 			f->nwarning_lines = 0;
@@ -396,7 +361,7 @@ static void read_console(struct boot *b, const json_t *c, int *swiotlb_line,
 	*swiotlb_line = json_is_true(json_object_get(c, "swiotlb_mapped"));
 	*reached_end = json_is_true(json_object_get(c, "end_marker"));
 	*ucode_line = json_is_true(json_object_get(c, "microcode_updated"));
-	b->hwalign = (long)jint(c, "hwalign");
+	b->hwalign = (long)kf_json_int(c, "hwalign");
 }
 
 /*
@@ -551,7 +516,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 {
 	char *path = kf_xasprintf("%s/%s/boot/%s", kdir, f->name, file);
 	json_t *j = load_json(path), *facts, *v, *ktap, *warn, *console;
-	char *stem = xstrndup(file, strlen(file) - 5), *log;
+	char *stem = kf_xstrndup(file, strlen(file) - 5), *log;
 	const char *key, *sha;
 	struct boot *b;
 	size_t i;
@@ -579,17 +544,17 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 		b->cpu = kf_xstrdup(stem);
 	b->verdict = jstr(j, "verdict");
 	b->expected = jstr(j, "expected");
-	b->wall_seconds = jnum(j, "wall_seconds");
-	b->guest_seconds = jnum(j, "guest_seconds");
+	b->wall_seconds = kf_json_num(j, "wall_seconds");
+	b->guest_seconds = kf_json_num(j, "guest_seconds");
 	b->qemu_version = jstr(j, "qemu_version");
 	b->release = jstr(j, "release");
 	b->ktap_passed = b->ktap_failed = b->ktap_skipped = -1;
 	b->hwalign = -1;
 	ktap = json_object_get(j, "ktap");
 	if (json_is_object(ktap)) {
-		b->ktap_passed = (long)jint(ktap, "passed");
-		b->ktap_failed = (long)jint(ktap, "failed");
-		b->ktap_skipped = (long)jint(ktap, "skipped");
+		b->ktap_passed = (long)kf_json_int(ktap, "passed");
+		b->ktap_failed = (long)kf_json_int(ktap, "failed");
+		b->ktap_skipped = (long)kf_json_int(ktap, "skipped");
 	}
 	warn = json_object_get(j, "warnings");
 	json_array_foreach(warn, i, v) {

@@ -10,7 +10,7 @@
 report_src := report/report.c report/model.c report/kconfig.c report/menus.c report/rows.c \
 	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c lib/record.c
 $(eval $(call tool,report,$(report_src),-ljansson -lm))
-$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h lib/record.h
+$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h
 $(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/rows.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
@@ -25,7 +25,7 @@ report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours
 # a boot record or a build is; check-kcidb validates it against the schema
 # the CI keeps beside the checkout (../shared/kcidb/), with Debian's
 # python3-jsonschema.
-$(eval $(call tool,report-kcidb,report/kcidb.c,-ljansson))
+$(eval $(call tool,report-kcidb,report/kcidb.c lib/record.c,-ljansson))
 kcidb_json := $(kdir)/kcidb.json
 kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
 $(kcidb_json): $$(want_records) $(if $(call records_newer,$(kcidb_json)),kf-records-force) \

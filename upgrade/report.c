@@ -9,6 +9,7 @@
  * Exit 0 when both files were written, 2 on a usage or input error.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -24,7 +25,7 @@ static void usage(void)
 
 static const char *str(json_t *o, const char *key)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	const char *s = kf_json_str(o, key);
 
 	return s ? s : "";
 }
@@ -32,7 +33,7 @@ static const char *str(json_t *o, const char *key)
 /* A JSON string or null, for printing. */
 static const char *str_or(json_t *o, const char *key, const char *none)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	const char *s = kf_json_str(o, key);
 
 	return s ? s : none;
 }
@@ -300,7 +301,7 @@ int main(int argc, char **argv)
 	};
 	const char *from = NULL, *to = NULL, *jpath = NULL, *hpath = NULL;
 	json_t *root, *flavours = json_array();
-	char *text, *page;
+	char *page;
 	size_t k;
 	int i, c;
 
@@ -317,14 +318,8 @@ int main(int argc, char **argv)
 	i = optind;
 	if (!from || !to || !jpath || !hpath || i >= argc)
 		usage();
-	for (; i < argc; i++) {
-		json_error_t err;
-		json_t *f = json_load_file(argv[i], 0, &err);
-
-		if (!f)
-			kf_die(2, "%s:%d: %s; rerun make upgrade", argv[i], err.line, err.text);
-		json_array_append_new(flavours, f);
-	}
+	for (; i < argc; i++)
+		json_array_append_new(flavours, kf_record_read(argv[i], KF_MUST, "rerun make upgrade"));
 	print_counts(flavours, from, to);
 	for (k = 0; k < json_array_size(flavours); k++)
 		print_details(json_array_get(flavours, k));
@@ -333,13 +328,8 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "from", json_string(from));
 	json_object_set_new(root, "to", json_string(to));
 	json_object_set_new(root, "flavours", json_incref(flavours));
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!text)
-		kf_die(2, "%s: cannot encode the report (out of memory)", jpath);
-	page = kf_xasprintf("%s\n", text);
-	write_file(jpath, page);
-	free(page);
-	free(text);
+	if (kf_record_write(root, jpath))
+		kf_die(2, "%s: %s", jpath, strerror(errno));
 	page = html(flavours, from, to);
 	write_file(hpath, page);
 	free(page);

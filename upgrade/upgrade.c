@@ -26,6 +26,7 @@
  * Exit 0 when the report was written, 2 on a usage or input error.
  */
 #include "../lib/kf.h"
+#include "../lib/record.h"
 #include "../config/fragment.h"
 #include "../config/kconf.h"
 
@@ -91,40 +92,6 @@ static char *menu_path(struct menu *m)
 			sb_add(&sb, " > ");
 	}
 	return sb.s;
-}
-
-/* "A [=y] && B [=n]" */
-static void add_expr(struct gstr *g, const char *prefix, struct expr *e)
-{
-	str_append(g, prefix);
-	expr_gstr_print(e, g);
-	str_append(g, "\n");
-}
-
-static void add_defaults(struct gstr *g, struct symbol *sym)
-{
-	struct property *p;
-
-	for_all_defaults(sym, p) {
-		str_append(g, "Default: ");
-		expr_gstr_print(p->expr, g);
-		if (!expr_is_yes(p->visible.expr)) {
-			str_append(g, " if ");
-			expr_gstr_print(p->visible.expr, g);
-		}
-		str_append(g, "\n");
-	}
-}
-
-/* Every prompt's dependencies, as menuconfig's help shows them. */
-static void add_prompt_deps(struct gstr *g, struct symbol *sym)
-{
-	struct menu **v = kf_sym_menus(sym), **m;
-
-	for (m = v; *m; m++)
-		if ((*m)->prompt && !expr_is_yes((*m)->prompt->visible.expr))
-			add_expr(g, "Depends on: ", (*m)->prompt->visible.expr);
-	free(v);
 }
 
 static json_t *lines_json(const char *text)
@@ -309,31 +276,27 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 	    (sym->type == S_STRING && vkind != KF_VAL_STR)) {
 		*reason = kf_xasprintf("now %s %s: the old value %s is not one of its values",
 				       sym->type == S_INT ? "an" : "a", sym_type_name(sym->type), old);
-		add_prompt_deps(d, sym);
-		add_defaults(d, sym);
+		kf_explain_prompts(d, sym);
+		kf_explain_defaults(d, sym);
 		return "type";
 	}
 	if (kf_sym_is_bool(sym) && sym->rev_dep.tri > kf_tri_of(old)) {
 		*reason = kf_xasprintf("now selected by an option that is on, which forces it to %s", now);
-		expr_gstr_print_revdep(sym->rev_dep.expr, d, yes, "Selected by [y]:\n");
-		expr_gstr_print_revdep(sym->rev_dep.expr, d, mod, "Selected by [m]:\n");
+		kf_explain_selects(d, sym, 0);
 		return "selected";
 	}
 	if (!pm) {
 		*reason = kf_xasprintf("no prompt in the new tree: its defaults and selects give %s", now);
-		add_defaults(d, sym);
-		if (sym->rev_dep.expr) {
-			expr_gstr_print_revdep(sym->rev_dep.expr, d, yes, "Selected by [y]:\n");
-			expr_gstr_print_revdep(sym->rev_dep.expr, d, mod, "Selected by [m]:\n");
-		}
+		kf_explain_defaults(d, sym);
+		kf_explain_selects(d, sym, 0);
 		return "default";
 	}
 	if (sym->visible == no || (kf_sym_is_bool(sym) && sym->visible < kf_tri_of(old))) {
 		*reason = kf_xasprintf("its dependencies in the new tree are not met (below), so %s is %s",
 				       sym->name, now);
-		add_prompt_deps(d, sym);
+		kf_explain_prompts(d, sym);
 		if (!kf_sym_is_bool(sym))
-			add_defaults(d, sym);
+			kf_explain_defaults(d, sym);
 		return "depends";
 	}
 	if (sym_is_choice_value(sym)) {
@@ -342,7 +305,7 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 
 		*reason = kf_xasprintf("a value of the choice \"%s\", which the new tree settles on %s [=y]",
 				       ch ? menu_get_prompt(ch) : "?", w ? w->name : "none");
-		add_prompt_deps(d, sym);
+		kf_explain_prompts(d, sym);
 		return "choice";
 	}
 	if (sym->type == S_INT || sym->type == S_HEX) {
@@ -351,14 +314,14 @@ static const char *why_changed(struct symbol *sym, const char *old, enum kf_valu
 		if (p) {
 			*reason = kf_xasprintf("%s is outside the new tree's range, so olddefconfig used %s",
 					       old, now);
-			add_expr(d, "Range: ", p->expr);
-			add_defaults(d, sym);
+			kf_explain_dep(d, p->expr, "Range: ");
+			kf_explain_defaults(d, sym);
 			return "range";
 		}
 	}
 	*reason = kf_xstrdup("kconfig gives no single reason: look at the symbol with make menuconfig kver=<to>");
-	add_prompt_deps(d, sym);
-	add_defaults(d, sym);
+	kf_explain_prompts(d, sym);
+	kf_explain_defaults(d, sym);
 	return "unknown";
 }
 
@@ -401,15 +364,11 @@ static json_t *changed(struct ctx *c)
 /* The new tree's audit, as config/audit.c wrote it; null when not run. */
 static json_t *stop_applying(const struct opts *o)
 {
-	json_error_t err;
 	json_t *audit = NULL, *r = json_object(), *v;
 
-	if (o->audit && access(o->audit, F_OK) == 0) {
-		audit = json_load_file(o->audit, 0, &err);
-		if (!audit)
-			kf_die(2, "%s:%d: %s; it must be the config.json the audit wrote",
-			       o->audit, err.line, err.text);
-	}
+	if (o->audit && access(o->audit, F_OK) == 0)
+		audit = kf_record_read(o->audit, KF_MUST,
+				       "it must be the config.json the audit wrote");
 	json_object_set_new(r, "audit", o->audit ? json_string(o->audit) : json_null());
 	v = json_object_get(audit, "ok");
 	json_object_set_new(r, "ok", json_is_boolean(v) ? json_incref(v) : json_null());
@@ -424,18 +383,15 @@ static json_t *stop_applying(const struct opts *o)
 static json_t *load_record(const char *dir, const char *name)
 {
 	char *path = kf_xasprintf("%s/%s", dir, name);
-	json_error_t err;
-	json_t *j = json_load_file(path, 0, &err);
+	json_t *j = kf_record_read(path, KF_WARN, "left out of the boot comparison");
 
-	if (!j)
-		kf_warn("%s:%d: %s; left out of the boot comparison", path, err.line, err.text);
 	free(path);
 	return j;
 }
 
 static const char *str_member(json_t *o, const char *key)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	const char *s = kf_json_str(o, key);
 
 	return s ? s : "";
 }
@@ -565,7 +521,7 @@ int main(int argc, char **argv)
 	struct ctx c;
 	struct strbuf und = { 0 };
 	json_t *root, *np, *g, *ch, *sa, *boot, *counts;
-	char *kv, *text, *list, *tok, *save = NULL;
+	char *kv, *list, *tok, *save = NULL;
 	char **f;
 
 	kf_prog = "upgrade";
@@ -619,17 +575,9 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "changed", ch);
 	json_object_set_new(root, "stop_applying", sa);
 	json_object_set_new(root, "boot", boot);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (kf_record_write(root, o.json))
+		kf_die(2, "%s: %s", o.json, strerror(errno));
 	json_decref(root);
-	if (!text)
-		kf_die(2, "%s: cannot encode the report (out of memory)", o.json);
-	{
-		char *buf = kf_xasprintf("%s\n", text);
-
-		write_text(o.json, buf);
-		free(buf);
-	}
-	free(text);
 	if (o.undecided)
 		write_text(o.undecided, und.s);
 	free(und.s);

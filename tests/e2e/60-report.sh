@@ -232,7 +232,7 @@ check "make check-kcidb: kcidb.json valid against KCIDB 5.3" make check-kcidb "$
 kc=$o/6.1/kcidb.json
 check_eq "kcidb: origin, 3 builds, a boot test per record" \
 	"$(jq -c '[([.checkouts[].origin, .builds[].origin, .tests[].origin] | unique), (.builds | length), ([.tests[] | select(.path == "boot")] | length)]' "$kc")" \
-	"[[\"kflavour\"],3,$(ls "$o"/6.1/*/boot/*.json | wc -l)]"
+	"[[\"kflavour\"],3,$(ls "$o"/6.1/{generic,k8,mpsc}/boot/*.json | wc -l)]"
 check_eq "kcidb: the CPU model in each boot's environment" \
 	"$(jq -r '[.tests[] | select(.path == "boot") | .environment.misc.cpu_model] | unique | join(" ")' "$kc")" \
 	"core2 i686 nocona opteron qemu64"
