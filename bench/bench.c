@@ -44,10 +44,10 @@
  * what it measured) to --report, and printed at the end.
  */
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 #include "../lib/record.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -105,57 +105,32 @@ static struct {
 	long d_compiled;
 } m;
 
-/* Run argv (NULL-terminated) in dir, output appended to log; die on failure. */
-static struct run run_in(const char *dir, const char *log, const char *const env[],
+/* Run argv (NULL-terminated) in dir with env's NAME=VALUE strings, output
+ * appended to log; die on failure. */
+static struct run run_in(const char *dir, const char *log, char *const env[],
 			 char *const argv[])
 {
-	struct run r = { 0, 0 };
-	struct rusage ru;
-	int status, fd;
+	struct kf_proc_opts o = { .log = log, .append = 1, .dir = dir, .env = env };
 	double start = kf_now();
-	pid_t pid;
+	struct kf_proc p;
+	struct rusage ru;
+	struct run r;
+	int status;
 
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		kf_die(2, "cannot write %s: %s", log, strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		kf_die(2, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		/*
-		 * A make of its own, as a user's would start: none of the caller's
-		 * make's flags (-j without its jobserver, command-line variables).
-		 * The lock token names the out= it locks, so the scratch out=
-		 * directories take their own locks.
-		 */
-		unsetenv("MAKEFLAGS");
-		unsetenv("MFLAGS");
-		unsetenv("MAKELEVEL");
-		unsetenv("MAKEOVERRIDES");
-		for (int i = 0; env && env[i]; i += 2)
-			setenv(env[i], env[i + 1], 1);
-		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
-			_exit(127);
-		if (chdir(dir) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "bench: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	while (wait4(pid, &status, 0, &ru) < 0) {
-		if (errno != EINTR)
-			kf_die(2, "wait4: %s", strerror(errno));
-	}
+	if (kf_proc_start(&p, argv, &o))
+		kf_die(2, "cannot run %s (log %s): %s", argv[0], log, strerror(errno));
+	kf_proc_wait(&p, -1, &status, &ru);
 	r.wall = kf_now() - start;
 	r.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	if (kf_proc_signal)
+		kf_proc_die_of(kf_proc_signal);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		kf_die(1, "'%s %s' failed; its output: %s", argv[0], argv[1] ? argv[1] : "", log);
 	return r;
 }
 
-static struct run run(const char *log, const char *const env[], char *const argv[])
+static struct run run(const char *log, char *const env[], char *const argv[])
 {
 	return run_in(b.top, log, env, argv);
 }
@@ -196,7 +171,7 @@ static void say(const char *fmt, ...)
 /* make [goal] out=OUT kver= jobs= [flavour=F] [CCACHE=C], from top (or dir). */
 static struct run make_from(const char *dir, const char *log, const char *out,
 			    const char *goal, const char *flavour, const char *ccache,
-			    const char *const env[])
+			    char *const env[])
 {
 	char *o = kf_xasprintf("out=%s", out), *k = kf_xasprintf("kver=%s", b.kver);
 	char *jb = kf_xasprintf("jobs=%d", b.jobs), *f = NULL, *c = NULL;
@@ -228,7 +203,7 @@ static struct run make_from(const char *dir, const char *log, const char *out,
 }
 
 static struct run make_in(const char *log, const char *out, const char *goal,
-			  const char *flavour, const char *ccache, const char *const env[])
+			  const char *flavour, const char *ccache, char *const env[])
 {
 	return make_from(b.top, log, out, goal, flavour, ccache, env);
 }
@@ -252,17 +227,16 @@ static struct run kbuild(const char *log, const char *kdir, const char *odir)
 	 * recorded command, and the "no-op" on make build's trees rebuilds all.
 	 * So: its kbuild_cppflags (--kcppflags) and its kbuild_debugmap, the
 	 * O= directory (absolute, as build.mk's $(abspath)) mapped to '.'. */
-	char *cppflags = kf_xasprintf("%s -fdebug-prefix-map=%s=.", b.kcppflags, odir);
-	const char *env[] = { "KBUILD_BUILD_TIMESTAMP", ts, "KBUILD_BUILD_USER", "kflavour",
-			      "KBUILD_BUILD_HOST", "kflavour", "KBUILD_BUILD_VERSION", "1",
-			      "KCPPFLAGS", cppflags, "CCACHE_DISABLE", "1", NULL };
+	char *cppflags = kf_xasprintf("KCPPFLAGS=%s -fdebug-prefix-map=%s=.", b.kcppflags, odir);
+	char *env[] = { ts, "KBUILD_BUILD_USER=kflavour", "KBUILD_BUILD_HOST=kflavour",
+			"KBUILD_BUILD_VERSION=1", cppflags, "CCACHE_DISABLE=1", NULL };
 	struct run r;
 
 	if (stat(mk, &st) < 0)
 		kf_die(2, "%s: %s", mk, strerror(errno));
 	/* as build.mk: LC_ALL=C date -u -r src/Makefile */
 	gmtime_r(&st.st_mtime, &tm);
-	strftime(ts, sizeof(ts), "%a %b %e %H:%M:%S UTC %Y", &tm);
+	strftime(ts, sizeof(ts), "KBUILD_BUILD_TIMESTAMP=%a %b %e %H:%M:%S UTC %Y", &tm);
 	r = run(log, env, argv);
 	free(cppflags);
 	free(src);
@@ -688,7 +662,7 @@ static void step_ccache(void)
 {
 	char *cdir = xout("ccache-dir"), *log = xout("ccache.log"), *c1, *c2;
 	char *rm[] = { "rm", "-rf", cdir, NULL };
-	const char *env[] = { "CCACHE_DIR", cdir, NULL };
+	char *cd = kf_xasprintf("CCACHE_DIR=%s", cdir), *env[] = { cd, NULL };
 	char *j2;
 	json_t *root, *cc;
 
@@ -713,6 +687,7 @@ static void step_ccache(void)
 	free(c1);
 	free(c2);
 	free(cdir);
+	free(cd);
 	free(log);
 }
 
@@ -793,6 +768,17 @@ int main(int argc, char **argv)
 
 	kf_prog = "bench";
 	parse_args(argc, argv);
+	/*
+	 * Each make it starts is a make of its own, as a user's would start:
+	 * none of the calling make's flags (-j without its jobserver,
+	 * command-line variables). The lock token names the out= it locks, so
+	 * the scratch out= directories take their own locks.
+	 */
+	unsetenv("MAKEFLAGS");
+	unsetenv("MFLAGS");
+	unsetenv("MAKELEVEL");
+	unsetenv("MAKEOVERRIDES");
+	kf_proc_forward_signals();
 	for (int i = 0; i < MAX_FLAVOURS; i++)
 		m.seq[i] = none;
 	m.seq_total = m.jobs = m.first = m.first_build = m.matrix = none;

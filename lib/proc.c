@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -66,8 +67,13 @@ static void child(char *const argv[], const struct kf_proc_opts *o,
 	fd = o->null_in || o->null_err ? open("/dev/null", O_RDWR) : -1;
 	if (o->null_in && fd >= 0)
 		dup2(fd, 0);
+	for (size_t i = 0; o->env && o->env[i]; i++)
+		putenv(o->env[i]);
+	if (o->dir && chdir(o->dir) < 0)
+		goto fail;
 	if (o->log) {
-		int l = open(o->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int l = open(o->log, O_WRONLY | O_CREAT | O_CLOEXEC |
+			     (o->append ? O_APPEND : O_TRUNC), 0644);
 
 		if (l < 0)
 			goto fail;

@@ -15,6 +15,9 @@
 
 struct kf_proc_opts {
 	const char *log;	/* stdout and stderr into this file (truncated) */
+	int append;		/* the log appended to instead */
+	const char *dir;	/* run in this directory */
+	char *const *env;	/* NAME=VALUE strings added to its environment */
 	int pipe_out;		/* stdout to a pipe: its read end is kf_proc.out */
 	int pipe_err;		/* stderr to a pipe of its own: kf_proc.err */
 	int err_to_out;		/* stderr where stdout goes */
