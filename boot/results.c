@@ -117,13 +117,6 @@ struct rec {
 	int as_expected;
 };
 
-static const char *str(json_t *j, const char *key, const char *dflt)
-{
-	const char *s = kf_json_str(j, key);
-
-	return s ? s : dflt;
-}
-
 static int load(const char *path, struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -131,11 +124,11 @@ static int load(const char *path, struct rec *r)
 	r->j = kf_record_read(path, KF_WARN, "remove it, and make boots again");
 	if (!r->j)
 		return -1;
-	r->flavour = str(r->j, "flavour", "?");
-	r->kver = str(r->j, "kver", "?");
-	r->cpu = str(r->j, "cpu", "?");
-	r->verdict = str(r->j, "verdict", "?");
-	r->expected = str(r->j, "expected", "pass");
+	r->flavour = kf_json_str_or(r->j, "flavour", "?");
+	r->kver = kf_json_str_or(r->j, "kver", "?");
+	r->cpu = kf_json_str_or(r->j, "cpu", "?");
+	r->verdict = kf_json_str_or(r->j, "verdict", "?");
+	r->expected = kf_json_str_or(r->j, "expected", "pass");
 	r->wall = json_number_value(json_object_get(r->j, "wall_seconds"));
 	r->as_expected = !strcmp(r->verdict, r->expected);
 	return 0;
@@ -193,16 +186,16 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 		sb_addf(&b, "    %s 1 verdict_is_%s\n", r->as_expected ? "ok" : "not ok", r->expected);
 		json_array_foreach(results, k, t) {
 			int ok = json_is_true(json_object_get(t, "ok"));
-			const char *dir = str(t, "directive", NULL);
+			const char *dir = kf_json_str(t, "directive");
 
 			/* The boot's own directive, as its console had it: a
 			 * TODO test is one that failed ("not ok ... # TODO"). */
 			if (dir && !strncasecmp(dir, "todo", 4))
 				ok = 0;
 			sb_addf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
-			put_ktap_name(&b, str(t, "suite", ""));
+			put_ktap_name(&b, kf_json_str_or(t, "suite", ""));
 			sb_add(&b, ".");
-			put_ktap_name(&b, str(t, "name", "?"));
+			put_ktap_name(&b, kf_json_str_or(t, "name", "?"));
 			if (dir) {
 				sb_add(&b, " # ");
 				put_ktap_line(&b, dir);

@@ -92,6 +92,13 @@ const char *kf_json_str(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+const char *kf_json_str_or(const json_t *o, const char *key, const char *none)
+{
+	const char *s = kf_json_str(o, key);
+
+	return s ? s : none;
+}
+
 double kf_json_num(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);

@@ -51,6 +51,7 @@ json_t *kf_record_read(const char *path, enum kf_need need, const char *fix);
 
 /* A member's value when it has the type asked for, else NULL, NAN or -1. */
 const char *kf_json_str(const json_t *o, const char *key);
+const char *kf_json_str_or(const json_t *o, const char *key, const char *none);
 double kf_json_num(const json_t *o, const char *key);
 long long kf_json_int(const json_t *o, const char *key);
 

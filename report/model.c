@@ -528,7 +528,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 	}
 	/* A record from before the last build describes a kernel that is gone:
 	 * it is named, not shown. Records without the field are kept. */
-	sha = json_string_value(json_object_get(j, "bzimage_sha256"));
+	sha = kf_json_str(j, "bzimage_sha256");
 	if (sha && f->bzimage_sha256 && strcmp(sha, f->bzimage_sha256) != 0) {
 		f->stale_boots = kf_xrealloc(f->stale_boots,
 					     (f->nstale_boots + 1) * sizeof(*f->stale_boots));

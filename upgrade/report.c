@@ -25,17 +25,7 @@ static void usage(void)
 
 static const char *str(json_t *o, const char *key)
 {
-	const char *s = kf_json_str(o, key);
-
-	return s ? s : "";
-}
-
-/* A JSON string or null, for printing. */
-static const char *str_or(json_t *o, const char *key, const char *none)
-{
-	const char *s = kf_json_str(o, key);
-
-	return s ? s : none;
+	return kf_json_str_or(o, key, "");
 }
 
 static long long count(json_t *f, const char *key)
@@ -84,7 +74,7 @@ static void print_details(json_t *f)
 	printf("gone (%lld):\n", count(f, "gone"));
 	for (i = 0; i < json_array_size(json_object_get(f, "gone")) && (e = json_array_get(json_object_get(f, "gone"), i)); i++) {
 		printf("  CONFIG_%s=%s -> %s: %s\n", str(e, "symbol"), str(e, "old"),
-		       str_or(e, "successor", "(no successor)"), str(e, "note"));
+		       kf_json_str_or(e, "successor", "(no successor)"), str(e, "note"));
 		print_lines(json_object_get(e, "requested_by"), "    requested by ");
 	}
 	printf("changed (%lld):\n", count(f, "changed"));
@@ -100,7 +90,7 @@ static void print_details(json_t *f)
 	for (i = 0; i < json_array_size(json_object_get(sa, "misses")) && (e = json_array_get(json_object_get(sa, "misses"), i)); i++) {
 		printf("  %s:%lld: CONFIG_%s=%s requested, final %s\n", str(e, "file"),
 		       (long long)json_integer_value(json_object_get(e, "line")), str(e, "symbol"),
-		       str(e, "requested"), str_or(e, "final", "(not set)"));
+		       str(e, "requested"), kf_json_str_or(e, "final", "(not set)"));
 		printf("    %s\n", str(e, "reason"));
 		print_lines(json_object_get(e, "detail"), "    ");
 		printf("    fix: %s\n", str(e, "fix"));
@@ -114,8 +104,8 @@ static void print_details(json_t *f)
 		printf("  %s: verdict %s -> %s\n", str(e, "cpu"), str(e, "old_verdict"),
 		       str(e, "new_verdict"));
 		for (k = 0; k < json_array_size(json_object_get(e, "facts")) && (d = json_array_get(json_object_get(e, "facts"), k)); k++)
-			printf("    %s: %s -> %s\n", str(d, "fact"), str_or(d, "old", "(none)"),
-			       str_or(d, "new", "(none)"));
+			printf("    %s: %s -> %s\n", str(d, "fact"), kf_json_str_or(d, "old", "(none)"),
+			       kf_json_str_or(d, "new", "(none)"));
 	}
 }
 
@@ -178,7 +168,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	sb_add(sb, "</h3>\n<h4>New prompts</h4>\n<table>\n");
 	row(sb, "th", 5, np_head);
 	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++) {
-		char *dec = kf_xasprintf("%s%s%s", str_or(e, "decided_by", "needs a decision"),
+		char *dec = kf_xasprintf("%s%s%s", kf_json_str_or(e, "decided_by", "needs a decision"),
 					 json_is_string(json_object_get(e, "was")) ? "; was " : "", str(e, "was"));
 		const char *c[] = { str(e, "symbol"), str(e, "prompt"), str(e, "menu"), str(e, "value"), dec };
 
@@ -189,7 +179,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	row(sb, "th", 5, gone_head);
 	for (i = 0; i < json_array_size(json_object_get(f, "gone")) && (e = json_array_get(json_object_get(f, "gone"), i)); i++) {
 		char *by = joined(json_object_get(e, "requested_by"), "; ");
-		const char *c[] = { str(e, "symbol"), str(e, "old"), str_or(e, "successor", "none known"),
+		const char *c[] = { str(e, "symbol"), str(e, "old"), kf_json_str_or(e, "successor", "none known"),
 				    str(e, "note"), by };
 
 		row(sb, "td", 5, c);
@@ -212,7 +202,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 					   str(e, "symbol"));
 		char *d = joined(json_object_get(e, "detail"), "\n");
 		char *why = kf_xasprintf("%s\n%s", str(e, "reason"), d);
-		const char *c[] = { where, str(e, "requested"), str_or(e, "final", "(not set)"), why,
+		const char *c[] = { where, str(e, "requested"), kf_json_str_or(e, "final", "(not set)"), why,
 				    str(e, "fix") };
 
 		row(sb, "td", 5, c);
@@ -228,8 +218,8 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 		size_t k;
 
 		for (k = 0; k < json_array_size(json_object_get(e, "facts")) && (d = json_array_get(json_object_get(e, "facts"), k)); k++) {
-			const char *c[] = { str(e, "cpu"), v, str(d, "fact"), str_or(d, "old", "(none)"),
-					    str_or(d, "new", "(none)") };
+			const char *c[] = { str(e, "cpu"), v, str(d, "fact"), kf_json_str_or(d, "old", "(none)"),
+					    kf_json_str_or(d, "new", "(none)") };
 
 			row(sb, "td", 5, c);
 		}

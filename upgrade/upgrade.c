@@ -389,13 +389,6 @@ static json_t *load_record(const char *dir, const char *name)
 	return j;
 }
 
-static const char *str_member(json_t *o, const char *key)
-{
-	const char *s = kf_json_str(o, key);
-
-	return s ? s : "";
-}
-
 static void add_fact(json_t *facts, const char *key, json_t *old, json_t *now)
 {
 	json_t *e = json_object();
@@ -448,9 +441,9 @@ static json_t *boot_diff(const struct opts *o)
 		if (ra && rb) {
 			json_t *e = json_object();
 
-			json_object_set_new(e, "cpu", json_string(str_member(rb, "cpu")));
-			json_object_set_new(e, "old_verdict", json_string(str_member(ra, "verdict")));
-			json_object_set_new(e, "new_verdict", json_string(str_member(rb, "verdict")));
+			json_object_set_new(e, "cpu", json_string(kf_json_str_or(rb, "cpu", "")));
+			json_object_set_new(e, "old_verdict", json_string(kf_json_str_or(ra, "verdict", "")));
+			json_object_set_new(e, "new_verdict", json_string(kf_json_str_or(rb, "verdict", "")));
 			json_object_set_new(e, "facts", facts_diff(ra, rb));
 			json_array_append_new(a, e);
 		}
@@ -470,7 +463,7 @@ static size_t boot_differences(json_t *boot)
 	json_t *e;
 
 	for (i = 0; i < json_array_size(boot) && (e = json_array_get(boot, i)); i++)
-		if (strcmp(str_member(e, "old_verdict"), str_member(e, "new_verdict")) != 0 ||
+		if (strcmp(kf_json_str(e, "old_verdict"), kf_json_str(e, "new_verdict")) != 0 ||
 		    json_array_size(json_object_get(e, "facts")))
 			n++;
 	return n;
