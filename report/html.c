@@ -38,6 +38,13 @@ void sb_esc(struct strbuf *sb, const char *s)
 	}
 }
 
+void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post)
+{
+	sb_add(sb, pre);
+	sb_esc(sb, s);
+	sb_add(sb, post);
+}
+
 /*
  * The style sheet is report/report.css, embedded when the tool is built (no
  * file is read at run time): the assembler copies its bytes here, then a NUL.
@@ -51,16 +58,9 @@ __asm__(".pushsection .rodata\n"
 	".popsection\n");
 extern const char kf_report_css[];
 
-static void esc(struct strbuf *sb, const char *s)
-{
-	sb_esc(sb, s);
-}
-
 static void missing(struct strbuf *sb, const char *what)
 {
-	sb_add(sb, "<span class=\"missing\">");
-	esc(sb, what);
-	sb_add(sb, "</span>");
+	sb_wrap(sb, "<span class=\"missing\">", what, "</span>");
 }
 
 static const char *verdict_class(const char *v)
@@ -89,10 +89,9 @@ static void header(struct strbuf *sb, const struct report *r)
 			unexpected += b->verdict && b->expected && strcmp(b->verdict, b->expected) != 0;
 		}
 	}
-	sb_add(sb, "<header><div class=\"in\"><h1>kflavour report — Linux ");
-	esc(sb, r->release);
-	sb_add(sb, "</h1><div class=\"sub\">out/");
-	esc(sb, r->kver);
+	sb_wrap(sb, "<header><div class=\"in\"><h1>kflavour report — Linux ", r->release,
+		"</h1><div class=\"sub\">out/");
+	sb_esc(sb, r->kver);
 	sb_add(sb, " · flavours compared side by side: configuration, build, boots on emulated CPU models</div>"
 		   "<div class=\"pills\">");
 	sb_addf(sb, "<span class=\"pill\">%zu flavour%s</span>", r->nfl, r->nfl == 1 ? "" : "s");
@@ -123,12 +122,10 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 	}
 	switch (kind) {
 	case RK_TEXT:
-		esc(sb, v.text);
+		sb_esc(sb, v.text);
 		break;
 	case RK_CODE:
-		sb_add(sb, "<code>");
-		esc(sb, v.text);
-		sb_add(sb, "</code>");
+		sb_wrap(sb, "<code>", v.text, "</code>");
 		break;
 	case RK_NUMBER:
 		sb_addf(sb, "%lld", v.num);
@@ -138,31 +135,23 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 		sb_addf(sb, "%lld", v.num);
 		if (kind == RK_SIZE) {
 			fmt_size(a, sizeof(a), v.num);
-			sb_add(sb, " <span class=\"missing\">(");
-			esc(sb, a);
-			sb_add(sb, ")</span>");
+			sb_wrap(sb, " <span class=\"missing\">(", a, ")</span>");
 		}
 		if (v.ref >= 0) {
 			fmt_delta(a, sizeof(a), v.num - v.ref);
 			sb_addf(sb, "<span class=\"delta%s\">", v.num > v.ref ? " up" :
 				v.num < v.ref ? " down" : "");
-			esc(sb, a);
-			sb_add(sb, "</span>");
+			sb_wrap(sb, "", a, "</span>");
 		}
 		break;
 	case RK_MARCH:
 		if (v.text) {
-			sb_add(sb, "<code>-march=");
-			esc(sb, v.text);
-			sb_add(sb, "</code>");
+			sb_wrap(sb, "<code>-march=", v.text, "</code>");
 			break;
 		}
 		sb_add(sb, "<span class=\"missing\">none</span>");
-		if (v.mtune) {
-			sb_add(sb, " <code>-mtune=");
-			esc(sb, v.mtune);
-			sb_add(sb, "</code>");
-		}
+		if (v.mtune)
+			sb_wrap(sb, " <code>-mtune=", v.mtune, "</code>");
 		break;
 	case RK_MICROCODE:
 		sb_addf(sb, "<code>MICROCODE=%s</code>%s%s", v.num ? "y" : "n",
@@ -183,11 +172,9 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 		break;
 	case RK_WARNINGS:
 		sb_addf(sb, "%lld", v.num);
-		for (size_t k = 0; k < r->fl[i].nwarning_lines; k++) {
-			sb_add(sb, "<br><code class=\"warn\">");
-			esc(sb, r->fl[i].warning_lines[k]);
-			sb_add(sb, "</code>");
-		}
+		for (size_t k = 0; k < r->fl[i].nwarning_lines; k++)
+			sb_wrap(sb, "<br><code class=\"warn\">", r->fl[i].warning_lines[k],
+				"</code>");
 		break;
 	}
 	sb_add(sb, "</td>");
@@ -208,28 +195,22 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		   "to the first flavour that has one.</p><table class=\"facts\"><tr><th></th>");
 	for (size_t i = 0; i < r->nfl; i++) {
 		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
-		esc(sb, r->fl[i].name);
+		sb_esc(sb, r->fl[i].name);
 		sb_addf(sb, " <span class=\"status %s\">", r->fl[i].nboots ? "booted" :
 			r->fl[i].has_build ? "built" : "none");
-		esc(sb, row_value(r, i, ROW_STATUS).text);
-		sb_add(sb, "</span>");
-		if (r->fl[i].config_failed) {
-			sb_add(sb, "<br><span class=\"status none\">last config attempt failed: ");
-			esc(sb, r->fl[i].config_failed);
-			sb_add(sb, "</span>");
-		}
+		sb_wrap(sb, "", row_value(r, i, ROW_STATUS).text, "</span>");
+		if (r->fl[i].config_failed)
+			sb_wrap(sb, "<br><span class=\"status none\">last config attempt failed: ",
+				r->fl[i].config_failed, "</span>");
 		sb_add(sb, "</th>");
 	}
 	for (size_t k = 0; k < sizeof(rows) / sizeof(*rows); k++) {
 		const struct row *row = &report_rows[rows[k]];
 
 		sb_add(sb, "</tr>\n<tr><td class=\"k\">");
-		if (row->section)
-			sb_add(sb, "<code>");
-		esc(sb, row->html_label ? row->html_label : row->label);
-		if (row->section)
-			sb_add(sb, "</code>");
-		sb_add(sb, "</td>");
+		sb_wrap(sb, row->section ? "<code>" : "",
+			row->html_label ? row->html_label : row->label,
+			row->section ? "</code></td>" : "</td>");
 		for (size_t i = 0; i < r->nfl; i++)
 			row_td(sb, r, i, rows[k]);
 	}
@@ -257,13 +238,10 @@ static void num_td(struct strbuf *sb, long long v)
 
 static void text_td(struct strbuf *sb, const char *s)
 {
-	if (!s) {
+	if (!s)
 		sb_add(sb, "<td class=\"missing\">—</td>");
-		return;
-	}
-	sb_add(sb, "<td>");
-	esc(sb, s);
-	sb_add(sb, "</td>");
+	else
+		sb_wrap(sb, "<td>", s, "</td>");
 }
 
 /* Per flavour x model: what the probe and the guest's sysfs measured. */
@@ -293,8 +271,7 @@ static void runtime(struct strbuf *sb, const struct report *r)
 			const struct gdt_facts *g = &b->gdt;
 
 			sb_addf(sb, "<tr><td><span class=\"fl c%zu\"></span>", i % NCOLOURS);
-			esc(sb, f->name);
-			sb_add(sb, "</td>");
+			sb_wrap(sb, "", f->name, "</td>");
 			text_td(sb, b->cpu);
 			text_td(sb, b->line_verdict);
 			sb_add(sb, "<td class=\"num\">");
@@ -328,11 +305,9 @@ static void runtime(struct strbuf *sb, const struct report *r)
 			num_td(sb, b->swiotlb_bytes);
 			sb_add(sb, "<td>");
 			if (b->microcode) {
-				sb_add(sb, "<code>");
-				esc(sb, b->microcode);
-				sb_add(sb, "</code> <span class=\"missing\">");
-				esc(sb, b->microcode_source ? b->microcode_source : "");
-				sb_add(sb, "</span>");
+				sb_wrap(sb, "<code>", b->microcode, "</code> ");
+				sb_wrap(sb, "<span class=\"missing\">", b->microcode_source,
+					"</span>");
 			} else {
 				missing(sb, "—");
 			}
@@ -360,19 +335,15 @@ static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *
 	sb_addf(sb, "<td class=\"cell verdict-%s%s\">", verdict_class(b->verdict),
 		b->verdict && want && strcmp(b->verdict, want) != 0 ? " unexpected" : "");
 	if (b->log) {
-		sb_add(sb, "<a href=\"");
-		esc(sb, b->log);
-		sb_add(sb, "\" title=\"console log: ");
-		esc(sb, b->log);
-		sb_add(sb, "\">");
+		sb_wrap(sb, "<a href=\"", b->log, "\" title=\"console log: ");
+		sb_wrap(sb, "", b->log, "\">");
 	} else {
 		sb_add(sb, "<div class=\"box\" title=\"no console log\">");
 	}
 	if (dflt)
 		sb_add(sb, "<span class=\"tag\">default</span>");
-	sb_add(sb, "<span class=\"verdict\">");
-	esc(sb, b->verdict ? b->verdict : "no verdict");
-	sb_add(sb, "</span><span class=\"secs\">");
+	sb_wrap(sb, "<span class=\"verdict\">", b->verdict ? b->verdict : "no verdict",
+		"</span><span class=\"secs\">");
 	if (isnan(b->wall_seconds))
 		sb_add(sb, "— s");
 	else
@@ -381,11 +352,8 @@ static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *
 	if (b->ktap_passed >= 0)
 		sb_addf(sb, "<span class=\"ktap\">KTAP %ld/%ld</span>", b->ktap_passed,
 			b->ktap_passed + (b->ktap_failed > 0 ? b->ktap_failed : 0));
-	if (b->verdict && want && strcmp(b->verdict, want) != 0) {
-		sb_add(sb, "<span class=\"secs\"> · expected ");
-		esc(sb, want);
-		sb_add(sb, "</span>");
-	}
+	if (b->verdict && want && strcmp(b->verdict, want) != 0)
+		sb_wrap(sb, "<span class=\"secs\"> · expected ", want, "</span>");
 	if (b->line_verdict) {
 		sb_addf(sb, "<br><span class=\"lv lv-%s\">line %s", b->line_verdict,
 			b->line_verdict);
@@ -409,26 +377,20 @@ static void matrix(struct strbuf *sb, const struct report *r)
 		   "a verdict other than the expected one.</p><div class=\"legend\">");
 	for (size_t i = 0; i < sizeof(legend) / sizeof(*legend); i++) {
 		sb_addf(sb, "<span class=\"verdict-%s\">", legend[i]);
-		esc(sb, legend[i]);
-		sb_add(sb, "</span>");
+		sb_wrap(sb, "", legend[i], "</span>");
 	}
 	sb_add(sb, "<span class=\"verdict-none\">not booted</span></div>"
 		   "<table class=\"matrix\"><tr><th>flavour</th>");
 	for (size_t c = 0; c < r->ncpus; c++) {
-		sb_add(sb, "<th class=\"cpu\">");
-		esc(sb, r->cpus[c].name);
-		if (r->cpus[c].expect) {
-			sb_add(sb, "<small>expect ");
-			esc(sb, r->cpus[c].expect);
-			sb_add(sb, "</small>");
-		}
+		sb_wrap(sb, "<th class=\"cpu\">", r->cpus[c].name, "");
+		if (r->cpus[c].expect)
+			sb_wrap(sb, "<small>expect ", r->cpus[c].expect, "</small>");
 		sb_add(sb, "</th>");
 	}
 	sb_add(sb, "</tr>\n");
 	for (size_t i = 0; i < r->nfl; i++) {
 		sb_addf(sb, "<tr><th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
-		esc(sb, r->fl[i].name);
-		sb_add(sb, "</th>");
+		sb_wrap(sb, "", r->fl[i].name, "</th>");
 		for (size_t c = 0; c < r->ncpus; c++)
 			matrix_cell(sb, &r->fl[i], r->cpus[c].name, r->cpus[c].expect);
 		sb_add(sb, "</tr>\n");
@@ -439,13 +401,10 @@ static void matrix(struct strbuf *sb, const struct report *r)
 	for (size_t i = 0; i < r->nfl; i++) {
 		if (!r->fl[i].nstale_boots)
 			continue;
-		sb_add(sb, "<p class=\"note\">Left out, boots of an earlier ");
-		esc(sb, r->fl[i].name);
-		sb_add(sb, " bzImage on:");
-		for (size_t k = 0; k < r->fl[i].nstale_boots; k++) {
-			sb_add(sb, " ");
-			esc(sb, r->fl[i].stale_boots[k]);
-		}
+		sb_wrap(sb, "<p class=\"note\">Left out, boots of an earlier ", r->fl[i].name,
+			" bzImage on:");
+		for (size_t k = 0; k < r->fl[i].nstale_boots; k++)
+			sb_wrap(sb, " ", r->fl[i].stale_boots[k], "");
 		sb_add(sb, " (<code>make matrix</code> boots them again).</p>");
 	}
 	sb_add(sb, "</section>\n");
@@ -465,15 +424,10 @@ static void size_chart(struct strbuf *sb, const struct report *r, const char *se
 {
 	long long ref = -1;
 
-	sb_add(sb, "<div class=\"chart\"><h3>");
-	if (section) {
-		sb_add(sb, "<code>");
-		esc(sb, section);
-		sb_add(sb, "</code> bytes");
-	} else {
-		sb_add(sb, "bzImage bytes");
-	}
-	sb_add(sb, "</h3>");
+	if (section)
+		sb_wrap(sb, "<div class=\"chart\"><h3><code>", section, "</code> bytes</h3>");
+	else
+		sb_add(sb, "<div class=\"chart\"><h3>bzImage bytes</h3>");
 	for (size_t i = 0; i < r->nfl; i++) {
 		long long v = section ? flavour_section(&r->fl[i], section) :
 			      r->fl[i].bzimage_bytes;
@@ -554,17 +508,14 @@ static void cdiff_head(struct strbuf *sb, const struct report *r)
 	sb_add(sb, "<table class=\"cdiff\"><tr><th>symbol</th>");
 	for (size_t i = 0; i < r->nfl; i++) {
 		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
-		esc(sb, r->fl[i].name);
-		sb_add(sb, "</th>");
+		sb_wrap(sb, "", r->fl[i].name, "</th>");
 	}
 	sb_add(sb, "</tr>\n");
 }
 
 static void cdiff_row(struct strbuf *sb, const struct report *r, const struct cdiff_sym *s)
 {
-	sb_add(sb, "<tr><td><code>CONFIG_");
-	esc(sb, s->name);
-	sb_add(sb, "</code></td>");
+	sb_wrap(sb, "<tr><td><code>CONFIG_", s->name, "</code></td>");
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct cdiff_cell *c = &s->cell[i];
 
@@ -575,14 +526,11 @@ static void cdiff_row(struct strbuf *sb, const struct report *r, const struct cd
 			continue;
 		}
 		sb_addf(sb, "<td class=\"val%s\"><code>", strcmp(c->value, "n") != 0 ? "" : " n");
-		esc(sb, c->value);
-		sb_add(sb, "</code><span class=\"frag\" title=\"");
-		esc(sb, c->fragment);
+		sb_wrap(sb, "", c->value, "</code><span class=\"frag\" title=\"");
+		sb_esc(sb, c->fragment);
 		if (c->line > 0)
 			sb_addf(sb, ":%d", c->line);
-		sb_add(sb, "\">");
-		esc(sb, base(c->fragment));
-		sb_add(sb, "</span></td>");
+		sb_wrap(sb, "\">", base(c->fragment), "</span></td>");
 	}
 	sb_add(sb, "</tr>\n");
 }
@@ -601,8 +549,7 @@ static void cdiff_groups(struct strbuf *sb, const struct report *r, int with_oth
 		if ((int)s->group != group) {
 			group = (int)s->group;
 			sb_addf(sb, "<tr class=\"grp\"><td colspan=\"%zu\">", r->nfl + 1);
-			esc(sb, kc_group_names[s->group]);
-			sb_add(sb, "</td></tr>\n");
+			sb_wrap(sb, "", kc_group_names[s->group], "</td></tr>\n");
 		}
 		cdiff_row(sb, r, s);
 	}
@@ -653,8 +600,7 @@ static void cdiff_folded(struct strbuf *sb, const struct report *r)
 	for (size_t j = 0; j < nm; j++) {
 		sb_addf(sb, "<details><summary><span class=\"kind\">%zu symbol%s</span>",
 			m[j].n, m[j].n == 1 ? "" : "s");
-		esc(sb, m[j].menu);
-		sb_add(sb, "</summary>");
+		sb_wrap(sb, "", m[j].menu, "</summary>");
 		cdiff_head(sb, r);
 		for (size_t k = 0; k < r->ncdiff; k++) {
 			const struct cdiff_sym *s = &r->cdiff[k];
@@ -704,29 +650,18 @@ static void log_diffs(struct strbuf *sb, const struct report *r)
 			n = MAX_EDITS;
 		sb_addf(sb, "<details%s><summary><span class=\"kind\">%s</span>",
 			k == 0 ? " open" : "", x->kind == LDK_FLAVOURS ? "flavours" : "cpu models");
+		sb_wrap(sb, "<b>", x->fa->name, "</b>");
 		if (x->kind == LDK_FLAVOURS) {
-			sb_add(sb, "<b>");
-			esc(sb, x->fa->name);
-			sb_add(sb, "</b> vs <b>");
-			esc(sb, x->fb->name);
-			sb_add(sb, "</b> on <b>");
-			esc(sb, x->ba->cpu);
-			sb_add(sb, "</b>");
+			sb_wrap(sb, " vs <b>", x->fb->name, "</b>");
+			sb_wrap(sb, " on <b>", x->ba->cpu, "</b>");
 		} else {
-			sb_add(sb, "<b>");
-			esc(sb, x->fa->name);
-			sb_add(sb, "</b>: <b>");
-			esc(sb, x->ba->cpu);
-			sb_add(sb, "</b> vs <b>");
-			esc(sb, x->bb->cpu);
-			sb_add(sb, "</b>");
+			sb_wrap(sb, ": <b>", x->ba->cpu, "</b>");
+			sb_wrap(sb, " vs <b>", x->bb->cpu, "</b>");
 		}
 		sb_addf(sb, " &nbsp;<span class=\"del\">−%zu</span> <span class=\"add\">+%zu</span>"
 			" &nbsp;<a href=\"", x->d.removed, x->d.added);
-		esc(sb, x->ba->log);
-		sb_add(sb, "\">a</a> · <a href=\"");
-		esc(sb, x->bb->log);
-		sb_add(sb, "\">b</a></summary>");
+		sb_wrap(sb, "", x->ba->log, "\">a</a> · <a href=\"");
+		sb_wrap(sb, "", x->bb->log, "\">b</a></summary>");
 		if (!x->d.n) {
 			sb_add(sb, "<pre class=\"diff\"><span class=\"s\">(no difference after normalisation)</span></pre></details>\n");
 			continue;
@@ -738,13 +673,9 @@ static void log_diffs(struct strbuf *sb, const struct report *r)
 					e->op == LD_HUNK ? "h" : "s";
 
 			sb_addf(sb, "<span class=\"%s\">", c);
-			if (e->op != LD_HUNK) {
-				char op[2] = { (char)e->op, '\0' };
-
-				sb_add(sb, op);
-			}
-			esc(sb, e->text);
-			sb_add(sb, "</span>");
+			if (e->op != LD_HUNK)
+				sb_addf(sb, "%c", e->op);
+			sb_wrap(sb, "", e->text, "</span>");
 		}
 		if (n < x->d.n)
 			sb_addf(sb, "<span class=\"h\">… %zu more lines: make logdiff</span>", x->d.n - n);
@@ -758,11 +689,9 @@ int html_write(const struct report *r, const char *path)
 	struct strbuf sb = { 0 };
 	int rc;
 
-	sb_add(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-		    "<title>kflavour report — Linux ");
-	esc(&sb, r->release);
-	sb_add(&sb, "</title><style>\n");
+	sb_wrap(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+		"<title>kflavour report — Linux ", r->release, "</title><style>\n");
 	sb_add(&sb, kf_report_css);
 	sb_add(&sb, "</style></head><body>\n");
 	header(&sb, r);

@@ -35,10 +35,8 @@ void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
 	sb_addf(sb, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
 		"viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
 		W, h, W, h);
-	sb_esc(sb, title);
-	sb_add(sb, "\"><title>");
-	sb_esc(sb, title);
-	sb_add(sb, "</title>\n");
+	sb_wrap(sb, "", title, "\"><title>");
+	sb_wrap(sb, "", title, "</title>\n");
 	/* Axis line. */
 	group = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -46,19 +44,16 @@ void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
 
 		if (b->group && (!group || strcmp(b->group, group) != 0)) {
 			sb_addf(sb, "<text class=\"group\" x=\"0\" y=\"%d\">", y + 15);
-			sb_esc(sb, b->group);
-			sb_add(sb, "</text>\n");
+			sb_wrap(sb, "", b->group, "</text>\n");
 			y += HEAD;
 		}
 		group = b->group;
 		sb_addf(sb, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			LABEL - 8, y + 16);
-		sb_esc(sb, b->label);
-		sb_add(sb, "</text>\n");
+		sb_wrap(sb, "", b->label, "</text>\n");
 		if (b->value < 0 || max <= 0) {
 			sb_addf(sb, "<text class=\"missing\" x=\"%d\" y=\"%d\">", LABEL + 4, y + 16);
-			sb_esc(sb, b->text ? b->text : missing);
-			sb_add(sb, "</text>\n");
+			sb_wrap(sb, "", b->text ? b->text : missing, "</text>\n");
 		} else {
 			double w = (W - LABEL - VALUE) * b->value / max;
 
@@ -67,13 +62,10 @@ void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
 			sb_addf(sb, "<rect class=\"bar %s\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
 				"height=\"%d\" rx=\"3\"><title>", b->cls ? b->cls : "",
 				LABEL, y + 3, w, ROW - 6);
-			sb_esc(sb, b->label);
-			sb_add(sb, ": ");
-			sb_esc(sb, b->text);
-			sb_add(sb, "</title></rect>\n");
+			sb_wrap(sb, "", b->label, ": ");
+			sb_wrap(sb, "", b->text, "</title></rect>\n");
 			sb_addf(sb, "<text class=\"value\" x=\"%.1f\" y=\"%d\">", LABEL + w + 6, y + 16);
-			sb_esc(sb, b->text);
-			sb_add(sb, "</text>\n");
+			sb_wrap(sb, "", b->text, "</text>\n");
 		}
 		y += ROW;
 	}
