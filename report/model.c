@@ -20,11 +20,29 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static void add_fragment(struct flavour *f, const char *path, size_t len)
+/* Append s (now owned by the vector) to a vector of strings. */
+static void push(char ***v, size_t *n, char *s)
 {
-	f->fragments = kf_xrealloc(f->fragments,
-				   (f->nfragments + 1) * sizeof(*f->fragments));
-	f->fragments[f->nfragments++] = kf_xstrndup(path, len);
+	*v = kf_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* Append a copy of each string of a JSON array (anything else: skipped). */
+static void push_json(char ***v, size_t *n, const json_t *array)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(array, i, e)
+		if (json_is_string(e))
+			push(v, n, kf_xstrdup(json_string_value(e)));
+}
+
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 void report_add_flavour(struct report *r, const char *spec)
@@ -51,19 +69,11 @@ void report_add_flavour(struct report *r, const char *spec)
 		size_t n = strcspn(p, ", ");
 
 		if (n)
-			add_fragment(f, p, n);
+			push(&f->fragments, &f->nfragments, kf_xstrndup(p, n));
 		p += n;
 		while (*p == ',' || *p == ' ')
 			p++;
 	}
-}
-
-static void add_cpu(struct report *r, const char *name, const char *expect)
-{
-	r->cpus = kf_xrealloc(r->cpus, (r->ncpus + 1) * sizeof(*r->cpus));
-	r->cpus[r->ncpus].name = kf_xstrdup(name);
-	r->cpus[r->ncpus].expect = expect ? kf_xstrdup(expect) : NULL;
-	r->ncpus++;
 }
 
 static long cpu_index(const struct report *r, const char *name)
@@ -72,6 +82,17 @@ static long cpu_index(const struct report *r, const char *name)
 		if (!strcmp(r->cpus[i].name, name))
 			return (long)i;
 	return -1;
+}
+
+/* A CPU model, unless it is there already. */
+static void add_cpu(struct report *r, const char *name, const char *expect)
+{
+	if (cpu_index(r, name) >= 0)
+		return;
+	r->cpus = kf_xrealloc(r->cpus, (r->ncpus + 1) * sizeof(*r->cpus));
+	r->cpus[r->ncpus].name = kf_xstrdup(name);
+	r->cpus[r->ncpus].expect = expect ? kf_xstrdup(expect) : NULL;
+	r->ncpus++;
 }
 
 void report_read_cpu_models(struct report *r, const char *path)
@@ -84,8 +105,7 @@ void report_read_cpu_models(struct report *r, const char *path)
 		return;
 	}
 	for (size_t i = 0; i < t.n; i++)
-		if (cpu_index(r, t.m[i].name) < 0)
-			add_cpu(r, t.m[i].name, t.m[i].expect);
+		add_cpu(r, t.m[i].name, t.m[i].expect);
 	kf_cpu_models_free(&t);
 }
 
@@ -108,25 +128,17 @@ void report_read_recipes(struct report *r, const char *dir)
 
 /* ---- small readers ------------------------------------------------------ */
 
-static int is_dir(const char *path)
+/* Is path there and of this type (S_IFDIR, S_IFREG)? */
+static int is_a(const char *path, mode_t type)
 {
 	struct stat st;
 
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-static int is_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
+	return !stat(path, &st) && (st.st_mode & S_IFMT) == type;
 }
 
 static json_t *load_json(const char *path)
 {
-	if (!is_file(path))
-		return NULL;
-	return kf_record_read(path, KF_WARN, "treated as missing");
+	return is_a(path, S_IFREG) ? kf_record_read(path, KF_WARN, "treated as missing") : NULL;
 }
 
 static char *jstr(const json_t *o, const char *key)
@@ -171,9 +183,7 @@ static void add_cpu_values(struct report *r, const json_t *values)
 			      bsearch(&name, r->cpu_values, r->ncpu_values,
 				      sizeof(*r->cpu_values), by_str)))
 			continue;
-		r->cpu_values = kf_xrealloc(r->cpu_values,
-					    (r->ncpu_values + 1) * sizeof(*r->cpu_values));
-		r->cpu_values[r->ncpu_values++] = kf_xstrdup(name);
+		push(&r->cpu_values, &r->ncpu_values, kf_xstrdup(name));
 		qsort(r->cpu_values, r->ncpu_values, sizeof(*r->cpu_values), by_str);
 	}
 }
@@ -219,14 +229,8 @@ static void load_config(struct report *r, struct flavour *f, const char *dir)
 		f->l1_bytes = 1L << shift;
 	add_cpu_values(r, json_object_get(j, "cpu_choice_values"));
 	/* Fragment files from the audit when make passed none. */
-	if (!f->nfragments) {
-		const json_t *e;
-		size_t i;
-
-		json_array_foreach(json_object_get(j, "fragments"), i, e)
-			if (json_is_string(e))
-				add_fragment(f, json_string_value(e), json_string_length(e));
-	}
+	if (!f->nfragments)
+		push_json(&f->fragments, &f->nfragments, json_object_get(j, "fragments"));
 	json_decref(j);
 }
 
@@ -235,9 +239,8 @@ static void load_config(struct report *r, struct flavour *f, const char *dir)
 static void load_build(struct flavour *f, const char *dir)
 {
 	char *path = kf_xasprintf("%s/build.json", dir);
-	json_t *j = load_json(path), *secs, *v, *full;
+	json_t *j = load_json(path), *secs, *v, *full, *warned;
 	const char *key;
-	size_t i;
 
 	free(path);
 	if (!j)
@@ -249,16 +252,9 @@ static void load_build(struct flavour *f, const char *dir)
 	f->march = jstr(j, "march");
 	f->mtune = jstr(j, "mtune");
 	f->bzimage_sha256 = jstr(j, "bzimage_sha256");
-	f->warnings = (long)kf_json_int(j, "warnings");
 	f->code_bytes = kf_json_int(j, "code_bytes");
 	f->compiled = (long)kf_json_int(j, "compiled");
-	json_array_foreach(json_object_get(j, "warning_lines"), i, v) {
-		if (!json_is_string(v))
-			continue;
-		f->warning_lines = kf_xrealloc(f->warning_lines, (f->nwarning_lines + 1) *
-					       sizeof(*f->warning_lines));
-		f->warning_lines[f->nwarning_lines++] = kf_xstrdup(json_string_value(v));
-	}
+	warned = j;
 	full = json_object_get(j, "last_full_build");
 	if (json_is_object(full)) {
 		f->full_wall = kf_json_num(full, "wall_seconds");
@@ -267,20 +263,11 @@ static void load_build(struct flavour *f, const char *dir)
 		f->full_finished = kf_json_int(full, "finished");
 		f->full_compiled = (long)kf_json_int(full, "compiled");
 		/* After a no-op rebuild the warnings are the last full build's. */
-		if (f->compiled == 0 && json_is_integer(json_object_get(full, "warnings"))) {
-			f->warnings = (long)kf_json_int(full, "warnings");
-			for (size_t k = 0; k < f->nwarning_lines; k++)
-				free(f->warning_lines[k]);
-			f->nwarning_lines = 0;
-			json_array_foreach(json_object_get(full, "warning_lines"), i, v) {
-				if (!json_is_string(v))
-					continue;
-				f->warning_lines = kf_xrealloc(f->warning_lines, (f->nwarning_lines + 1) *
-							       sizeof(*f->warning_lines));
-				f->warning_lines[f->nwarning_lines++] = kf_xstrdup(json_string_value(v));
-			}
-		}
+		if (f->compiled == 0 && json_is_integer(json_object_get(full, "warnings")))
+			warned = full;
 	}
+	f->warnings = (long)kf_json_int(warned, "warnings");
+	push_json(&f->warning_lines, &f->nwarning_lines, json_object_get(warned, "warning_lines"));
 	secs = json_object_get(j, "sections");
 	json_object_foreach(secs, key, v) {
 		struct section *s;
@@ -298,9 +285,8 @@ static void load_build(struct flavour *f, const char *dir)
 
 static void set_fact(struct boot *b, const char *key, const char *val)
 {
-	for (size_t i = 0; i < b->nfacts; i++)
-		if (!strcmp(b->facts[i].key, key))
-			return;
+	if (boot_fact(b, key))
+		return;
 	b->facts = kf_xrealloc(b->facts, (b->nfacts + 1) * sizeof(*b->facts));
 	b->facts[b->nfacts].key = kf_xstrdup(key);
 	b->facts[b->nfacts].val = kf_xstrdup(val);
@@ -351,17 +337,6 @@ static int truth(const char *s)
 			return 0;
 	}
 	return -1;
-}
-
-/* What the runner read on the console beside the facts (boot record's
- * "console"; boot/logparse.c). */
-static void read_console(struct boot *b, const json_t *c, int *swiotlb_line,
-			 int *reached_end, int *ucode_line)
-{
-	*swiotlb_line = json_is_true(json_object_get(c, "swiotlb_mapped"));
-	*reached_end = json_is_true(json_object_get(c, "end_marker"));
-	*ucode_line = json_is_true(json_object_get(c, "microcode_updated"));
-	b->hwalign = (long)kf_json_int(c, "hwalign");
 }
 
 /*
@@ -479,18 +454,22 @@ static void derive_microcode(struct boot *b, int update_line)
 
 static void derive(struct boot *b, const struct flavour *f, const json_t *console)
 {
-	int ucode_line = 0;
 	const char *lv = known_line_verdict(boot_fact(b, "probe.line_verdict"));
-	long kernel_l1 = f->l1_bytes > 0 ? f->l1_bytes :
-			 num(boot_fact(b, "probe.l1_cache_bytes"));
-	int swiotlb_line = 0, reached_end = 0;
+	long probe_l1 = num(boot_fact(b, "probe.l1_cache_bytes"));
+	long kernel_l1 = f->l1_bytes > 0 ? f->l1_bytes : probe_l1;
+	int swiotlb_line = 0, reached_end = 0, ucode_line = 0;
 
-	if (console)
-		read_console(b, console, &swiotlb_line, &reached_end, &ucode_line);
+	/* What the runner read on the console beside the facts (boot record's
+	 * "console"; boot/logparse.c). */
+	if (console) {
+		swiotlb_line = json_is_true(json_object_get(console, "swiotlb_mapped"));
+		reached_end = json_is_true(json_object_get(console, "end_marker"));
+		ucode_line = json_is_true(json_object_get(console, "microcode_updated"));
+		b->hwalign = (long)kf_json_int(console, "hwalign");
+	}
 	b->cache_alignment = num(boot_fact(b, "cpu.cache_alignment"));
 	derive_topology(b);
-	derive_gdt(b, num(boot_fact(b, "probe.l1_cache_bytes")) > 0 ?
-		   num(boot_fact(b, "probe.l1_cache_bytes")) : kernel_l1);
+	derive_gdt(b, probe_l1 > 0 ? probe_l1 : kernel_l1);
 	derive_microcode(b, ucode_line);
 	b->idle = boot_fact(b, "probe.idle");
 	b->swiotlb_bytes = num(boot_fact(b, "probe.swiotlb_bytes"));
@@ -515,11 +494,10 @@ static void derive(struct boot *b, const struct flavour *f, const json_t *consol
 static void load_boot(struct flavour *f, const char *kdir, const char *file)
 {
 	char *path = kf_xasprintf("%s/%s/boot/%s", kdir, f->name, file);
-	json_t *j = load_json(path), *facts, *v, *ktap, *warn, *console;
+	json_t *j = load_json(path), *facts, *v, *ktap, *console;
 	char *stem = kf_xstrndup(file, strlen(file) - 5), *log;
 	const char *key, *sha;
 	struct boot *b;
-	size_t i;
 
 	free(path);
 	if (!j) {
@@ -530,9 +508,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 	 * it is named, not shown. Records without the field are kept. */
 	sha = kf_json_str(j, "bzimage_sha256");
 	if (sha && f->bzimage_sha256 && strcmp(sha, f->bzimage_sha256) != 0) {
-		f->stale_boots = kf_xrealloc(f->stale_boots,
-					     (f->nstale_boots + 1) * sizeof(*f->stale_boots));
-		f->stale_boots[f->nstale_boots++] = stem;
+		push(&f->stale_boots, &f->nstale_boots, stem);
 		json_decref(j);
 		return;
 	}
@@ -556,14 +532,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 		b->ktap_failed = (long)kf_json_int(ktap, "failed");
 		b->ktap_skipped = (long)kf_json_int(ktap, "skipped");
 	}
-	warn = json_object_get(j, "warnings");
-	json_array_foreach(warn, i, v) {
-		if (!json_is_string(v))
-			continue;
-		b->warnings = kf_xrealloc(b->warnings,
-					  (b->nwarnings + 1) * sizeof(*b->warnings));
-		b->warnings[b->nwarnings++] = kf_xstrdup(json_string_value(v));
-	}
+	push_json(&b->warnings, &b->nwarnings, json_object_get(j, "warnings"));
 	facts = json_object_get(j, "facts");
 	json_object_foreach(facts, key, v)
 		if (json_is_string(v))
@@ -574,7 +543,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *file)
 
 	log = kf_xasprintf("%s/boot/%s.log", f->name, stem);
 	path = kf_xasprintf("%s/%s", kdir, log);
-	if (is_file(path))
+	if (is_a(path, S_IFREG))
 		b->log = log;
 	else
 		free(log);
@@ -607,8 +576,7 @@ static void load_boots(struct report *r, struct flavour *f)
 	}
 	free(names);
 	for (size_t i = 0; i < f->nboots; i++)
-		if (cpu_index(r, f->boots[i].cpu) < 0)
-			add_cpu(r, f->boots[i].cpu, NULL);
+		add_cpu(r, f->boots[i].cpu, NULL);
 	sort_report = r;
 	if (f->nboots)
 		qsort(f->boots, f->nboots, sizeof(*f->boots), by_cpu);
@@ -647,7 +615,7 @@ void report_load(struct report *r, const char *kdir)
 		struct flavour *f = &r->fl[i];
 		char *dir = kf_xasprintf("%s/%s", kdir, f->name);
 
-		f->has_dir = is_dir(dir);
+		f->has_dir = is_a(dir, S_IFDIR);
 		if (f->has_dir) {
 			load_config(r, f, dir);
 			load_build(f, dir);
@@ -903,9 +871,7 @@ static void free_boot(struct boot *b)
 		free(b->facts[i].val);
 	}
 	free(b->facts);
-	for (size_t i = 0; i < b->nwarnings; i++)
-		free(b->warnings[i]);
-	free(b->warnings);
+	free_strs(b->warnings, b->nwarnings);
 	free(b->log);
 	free(b->qemu_version);
 	free(b->release);
@@ -930,9 +896,7 @@ void report_free(struct report *r)
 		free(f->name);
 		free(f->description);
 		free(f->default_cpu);
-		for (size_t k = 0; k < f->nfragments; k++)
-			free(f->fragments[k]);
-		free(f->fragments);
+		free_strs(f->fragments, f->nfragments);
 		kf_config_free(&f->cfg);
 		free(f->cpu_choice);
 		free(f->audit);
@@ -944,12 +908,8 @@ void report_free(struct report *r)
 		free(f->march);
 		free(f->mtune);
 		free(f->bzimage_sha256);
-		for (size_t k = 0; k < f->nwarning_lines; k++)
-			free(f->warning_lines[k]);
-		free(f->warning_lines);
-		for (size_t k = 0; k < f->nstale_boots; k++)
-			free(f->stale_boots[k]);
-		free(f->stale_boots);
+		free_strs(f->warning_lines, f->nwarning_lines);
+		free_strs(f->stale_boots, f->nstale_boots);
 		for (size_t k = 0; k < f->nboots; k++)
 			free_boot(&f->boots[k]);
 		free(f->boots);
@@ -960,9 +920,7 @@ void report_free(struct report *r)
 		free(r->cpus[i].expect);
 	}
 	free(r->cpus);
-	for (size_t i = 0; i < r->ncpu_values; i++)
-		free(r->cpu_values[i]);
-	free(r->cpu_values);
+	free_strs(r->cpu_values, r->ncpu_values);
 	free(r->kdir);
 	free(r->kver);
 	memset(r, 0, sizeof(*r));
