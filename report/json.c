@@ -54,6 +54,15 @@ static json_t *tri(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
+static json_t *str_array(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, jtext(v[i]));
+	return a;
+}
+
 static json_t *config_obj(const struct flavour *f)
 {
 	json_t *c;
@@ -72,7 +81,7 @@ static json_t *config_obj(const struct flavour *f)
 
 static json_t *build_obj(const struct flavour *f)
 {
-	json_t *b, *s, *w;
+	json_t *b, *s;
 
 	if (!f->has_build)
 		return json_null();
@@ -88,10 +97,7 @@ static json_t *build_obj(const struct flavour *f)
 	json_object_set_new(b, "march", str_or_null(f->march));
 	json_object_set_new(b, "mtune", str_or_null(f->mtune));
 	json_object_set_new(b, "warnings", int_or_null(f->warnings));
-	w = json_array();
-	for (size_t i = 0; i < f->nwarning_lines; i++)
-		json_array_append_new(w, jtext(f->warning_lines[i]));
-	json_object_set_new(b, "warning_lines", w);
+	json_object_set_new(b, "warning_lines", str_array(f->warning_lines, f->nwarning_lines));
 	json_object_set_new(b, "code_bytes", int_or_null(f->code_bytes));
 	json_object_set_new(b, "compiled", int_or_null(f->compiled));
 	if (isnan(f->full_wall)) {
@@ -137,7 +143,7 @@ static json_t *gdt_obj(const struct gdt_facts *g)
 
 static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 {
-	json_t *o = json_object(), *facts = json_object(), *w = json_array();
+	json_t *o = json_object(), *facts = json_object();
 	static const char *const lv_source[] = {
 		[LV_NONE] = NULL, [LV_PROBE] = "probe", [LV_COMPUTED] = "computed",
 	};
@@ -175,9 +181,7 @@ static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 	} else {
 		json_object_set_new(o, "ktap", json_null());
 	}
-	for (size_t i = 0; i < b->nwarnings; i++)
-		json_array_append_new(w, jtext(b->warnings[i]));
-	json_object_set_new(o, "warnings", w);
+	json_object_set_new(o, "warnings", str_array(b->warnings, b->nwarnings));
 	for (size_t i = 0; i < b->nfacts; i++)
 		json_object_set_new(facts, b->facts[i].key, jtext(b->facts[i].val));
 	json_object_set_new(o, "facts", facts);
@@ -187,24 +191,19 @@ static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 
 static json_t *flavour_obj(const struct flavour *f)
 {
-	json_t *o = json_object(), *boots = json_array(), *frags = json_array();
-	json_t *stale = json_array();
+	json_t *o = json_object(), *boots = json_array();
 
 	json_object_set_new(o, "name", jtext(f->name));
 	json_object_set_new(o, "description", str_or_null(f->description));
 	json_object_set_new(o, "default_cpu", str_or_null(f->default_cpu));
 	json_object_set_new(o, "status", jtext(flavour_status(f)));
-	for (size_t i = 0; i < f->nfragments; i++)
-		json_array_append_new(frags, jtext(f->fragments[i]));
-	json_object_set_new(o, "fragments", frags);
+	json_object_set_new(o, "fragments", str_array(f->fragments, f->nfragments));
 	json_object_set_new(o, "config", config_obj(f));
 	json_object_set_new(o, "build", build_obj(f));
 	for (size_t i = 0; i < f->nboots; i++)
 		json_array_append_new(boots, boot_obj(f, &f->boots[i]));
 	json_object_set_new(o, "boots", boots);
-	for (size_t i = 0; i < f->nstale_boots; i++)
-		json_array_append_new(stale, jtext(f->stale_boots[i]));
-	json_object_set_new(o, "stale_boots", stale);
+	json_object_set_new(o, "stale_boots", str_array(f->stale_boots, f->nstale_boots));
 	return o;
 }
 
@@ -219,13 +218,12 @@ static json_t *config_diff_arr(const struct report *r)
 		json_object_set_new(o, "symbol", jtext(s->name));
 		json_object_set_new(o, "group", jtext(kc_group_names[s->group]));
 		for (size_t i = 0; i < r->nfl; i++) {
-			json_t *c = json_object();
+			const struct cdiff_cell *c = &s->cell[i];
 
-			json_object_set_new(c, "value", str_or_null(s->cell[i].value));
-			json_object_set_new(c, "fragment", str_or_null(s->cell[i].fragment));
-			json_object_set_new(c, "line", s->cell[i].line > 0 ?
-					    json_integer(s->cell[i].line) : json_null());
-			json_object_set_new(vals, r->fl[i].name, c);
+			json_object_set_new(vals, r->fl[i].name, json_pack("{s:o, s:o, s:o}",
+				"value", str_or_null(c->value),
+				"fragment", str_or_null(c->fragment),
+				"line", c->line > 0 ? json_integer(c->line) : json_null()));
 		}
 		json_object_set_new(o, "flavours", vals);
 		json_array_append_new(a, o);
@@ -235,12 +233,8 @@ static json_t *config_diff_arr(const struct report *r)
 
 static json_t *side(const struct flavour *f, const struct boot *b)
 {
-	json_t *o = json_object();
-
-	json_object_set_new(o, "flavour", jtext(f->name));
-	json_object_set_new(o, "cpu", jtext(b->cpu));
-	json_object_set_new(o, "log", jtext(b->log));
-	return o;
+	return json_pack("{s:o, s:o, s:o}", "flavour", jtext(f->name), "cpu", jtext(b->cpu),
+			 "log", jtext(b->log));
 }
 
 static json_t *log_diffs_arr(const struct report *r)
@@ -262,11 +256,9 @@ static json_t *log_diffs_arr(const struct report *r)
 		json_object_set_new(o, "added", json_integer((json_int_t)x->d.added));
 		for (size_t i = 0; i < n; i++) {
 			char op[2] = { (char)x->d.e[i].op, '\0' };
-			json_t *e = json_object();
 
-			json_object_set_new(e, "op", jtext(op));
-			json_object_set_new(e, "text", jtext(x->d.e[i].text));
-			json_array_append_new(lines, e);
+			json_array_append_new(lines, json_pack("{s:s, s:o}", "op", op,
+							       "text", jtext(x->d.e[i].text)));
 		}
 		json_object_set_new(o, "lines", lines);
 		json_object_set_new(o, "truncated", json_integer((json_int_t)(x->d.n - n)));
@@ -281,13 +273,9 @@ int json_write(const struct report *r, const char *path)
 	       *fl = json_array(), *cpus = json_array();
 	int rc, e;
 
-	for (size_t i = 0; i < r->ncpus; i++) {
-		json_t *c = json_object();
-
-		json_object_set_new(c, "name", jtext(r->cpus[i].name));
-		json_object_set_new(c, "expect", str_or_null(r->cpus[i].expect));
-		json_array_append_new(cpus, c);
-	}
+	for (size_t i = 0; i < r->ncpus; i++)
+		json_array_append_new(cpus, json_pack("{s:o, s:o}", "name", jtext(r->cpus[i].name),
+						      "expect", str_or_null(r->cpus[i].expect)));
 	json_object_set_new(root, "cpu_models", cpus);
 	for (size_t i = 0; i < r->nfl; i++)
 		json_array_append_new(fl, flavour_obj(&r->fl[i]));
