@@ -38,6 +38,8 @@ static const char *const drop_prefix[] = {
 	/* The runner's notes that name the flavour, the kernel path or the nonce;
 	 * the record has them, and the verdict is in the matrix. */
 	"! boot-runner:", "! command:", "! nonce ",
+	/* "[mem 0x...-0x...] available for PCI devices" and friends. */
+	"[mem 0x",
 };
 
 /* Lines dropped when they contain one of these (clocksource watchdog noise). */
@@ -157,26 +159,20 @@ static char *clean(const char *raw)
 	return o.s;
 }
 
-static int dropped(const char *s)
-{
-	for (size_t i = 0; i < sizeof(drop_prefix) / sizeof(*drop_prefix); i++)
-		if (starts(s, drop_prefix[i]))
-			return 1;
-	for (size_t i = 0; i < sizeof(drop_substr) / sizeof(*drop_substr); i++)
-		if (strstr(s, drop_substr[i]))
-			return 1;
-	/* "[mem 0x...-0x...] available for PCI devices" and friends. */
-	if (starts(s, "[mem 0x"))
-		return 1;
-	return 0;
-}
-
 static int any_of(const char *s, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strstr(s, v[i]))
 			return 1;
 	return 0;
+}
+
+static int dropped(const char *s)
+{
+	for (size_t i = 0; i < sizeof(drop_prefix) / sizeof(*drop_prefix); i++)
+		if (starts(s, drop_prefix[i]))
+			return 1;
+	return any_of(s, drop_substr, sizeof(drop_substr) / sizeof(*drop_substr));
 }
 
 /* Length of a unit from units[] at p, ending at a word boundary, or 0. */
@@ -231,18 +227,11 @@ static void mask_after(char **sp, const char *key, const char *with)
 	*sp = n;
 }
 
-static int has_digit(const char *p, size_t n)
+/* Does one of the n characters at p pass is() (isdigit, isalpha)? */
+static int has(const char *p, size_t n, int (*is)(int))
 {
 	for (size_t i = 0; i < n; i++)
-		if (isdigit((unsigned char)p[i]))
-			return 1;
-	return 0;
-}
-
-static int has_hex_letter(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (isalpha((unsigned char)p[i]))
+		if (is((unsigned char)p[i]))
 			return 1;
 	return 0;
 }
@@ -278,8 +267,8 @@ static char *tokens(const char *s, int numbers)
 		h = 0;
 		while (isxdigit((unsigned char)p[h]))
 			h++;
-		if (h >= 8 && !is_word((unsigned char)p[h]) && has_digit(p, h) &&
-		    has_hex_letter(p, h)) {
+		if (h >= 8 && !is_word((unsigned char)p[h]) && has(p, h, isdigit) &&
+		    has(p, h, isalpha)) {
 			sb_add(&o, "<hex>");
 			p += h;
 			continue;
@@ -371,10 +360,8 @@ void ld_log_parse(struct ld_log *log, const char *text)
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *raw = kf_xmalloc(len + 1), *norm;
+		char *raw = kf_xstrndup(p, len), *norm;
 
-		memcpy(raw, p, len);
-		raw[len] = '\0';
 		lineno++;
 		norm = ld_normalise(raw);
 		free(raw);

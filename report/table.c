@@ -267,29 +267,17 @@ static void row_cell(const struct report *r, size_t i, enum row_id id, char *out
 static void boot_cell(const struct report *r, size_t i, const char *what, char *out,
 		      const char **sgr)
 {
-	const struct flavour *f = &r->fl[i];
+	const struct boot *b = flavour_boot(&r->fl[i], strchr(what, ':') + 1);
+	int detail = strncmp(what, "boot:", 5) != 0;
+	char t[32] = "";
 
 	*sgr = NULL;
-	if (!strncmp(what, "gdt:", 4) || !strncmp(what, "share:", 6) ||
-	    !strncmp(what, "cpu:", 4) || !strncmp(what, "io:", 3)) {
-		const struct boot *b = flavour_boot(f, strchr(what, ':') + 1);
-
-		if (!b) {
-			snprintf(out, CELL, "·");
-			*sgr = "2";
-			return;
-		}
+	if (!b) {
+		snprintf(out, CELL, "%s", detail ? "·" : "not booted");
+		*sgr = "2";
+	} else if (detail) {
 		boot_detail(out, b, what);
 	} else {
-		/* "boot:<cpu>" */
-		const struct boot *b = flavour_boot(f, what + 5);
-		char t[32] = "";
-
-		if (!b) {
-			snprintf(out, CELL, "not booted");
-			*sgr = "2";
-			return;
-		}
 		if (!isnan(b->wall_seconds))
 			snprintf(t, sizeof(t), " %.1fs", b->wall_seconds);
 		snprintf(out, CELL, "%s%s%s%s", b->verdict ? b->verdict : "?", t,
@@ -307,9 +295,11 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		ROW_BZIMAGE, ROW_TEXT, ROW_CODE, ROW_DATA, ROW_PERCPU,
 		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_WARNINGS,
 	};
+	/* Under each CPU model: its verdicts, then details when one booted. */
 	static const struct {
 		const char *label, *what;
 	} boot_rows[] = {
+		{ NULL, "boot:" },	/* labelled "boot <cpu>" */
 		{ "  GDT", "gdt:" },
 		{ "  line shared by", "share:" },
 		{ "  cores, idle", "cpu:" },
@@ -336,27 +326,21 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	int any = 0;
 
 	for (size_t c = 0; c < r->ncpus; c++) {
+		const char *cpu = r->cpus[c].name;
+		size_t nrows = 1;
 		char label[64], what[80];
 
-		if (!report_cpu_shown(r, r->cpus[c].name))
+		if (!report_cpu_shown(r, cpu))
 			continue;
 		if (!any++)
 			rule(f, width - 1);
-		snprintf(label, sizeof(label), "boot %s", r->cpus[c].name);
-		cell(f, label, LABEL, NULL);
-		snprintf(what, sizeof(what), "boot:%s", r->cpus[c].name);
-		for (size_t i = from; i < to; i++) {
-			boot_cell(r, i, what, buf, &sgr);
-			cell(f, buf, colw, sgr);
-		}
-		fputc('\n', f);
-		int booted = 0;
-
+		snprintf(label, sizeof(label), "boot %s", cpu);
 		for (size_t i = from; i < to; i++)
-			booted |= flavour_boot(&r->fl[i], r->cpus[c].name) != NULL;
-		for (size_t k = 0; booted && k < sizeof(boot_rows) / sizeof(*boot_rows); k++) {
-			snprintf(what, sizeof(what), "%s%s", boot_rows[k].what, r->cpus[c].name);
-			cell(f, boot_rows[k].label, LABEL, NULL);
+			if (flavour_boot(&r->fl[i], cpu))
+				nrows = sizeof(boot_rows) / sizeof(*boot_rows);
+		for (size_t k = 0; k < nrows; k++) {
+			snprintf(what, sizeof(what), "%s%s", boot_rows[k].what, cpu);
+			cell(f, k ? boot_rows[k].label : label, LABEL, NULL);
 			for (size_t i = from; i < to; i++) {
 				boot_cell(r, i, what, buf, &sgr);
 				cell(f, buf, colw, sgr);
