@@ -46,6 +46,8 @@ static json_t *when(long long t)
 	return json_string(buf);
 }
 
+/* Leave the key out when v is NULL: when(-1), json_real(NAN), file_url() of
+ * a missing file. */
 static void set_opt(json_t *o, const char *key, json_t *v)
 {
 	if (v)
@@ -130,9 +132,7 @@ static void add_boot(json_t *tests, const char *kdir, const char *flavour,
 		      "status", boot_status(verdict, expected));
 	json_object_set_new(t, "environment", environment(rec));
 	set_opt(t, "log_url", file_url(logp));
-	if (json_is_number(json_object_get(rec, "wall_seconds")))
-		json_object_set_new(t, "duration",
-				    json_real(json_number_value(json_object_get(rec, "wall_seconds"))));
+	set_opt(t, "duration", json_real(kf_json_num(rec, "wall_seconds")));
 	json_object_set_new(t, "comment", json_sprintf("%s on %s: %s, expected %s", flavour, cpu,
 				verdict ? verdict : "none", expected ? expected : "pass"));
 	misc = json_pack("{s:s?, s:s?}", "verdict", verdict, "expected", expected);
@@ -143,8 +143,8 @@ static void add_boot(json_t *tests, const char *kdir, const char *flavour,
 	json_array_foreach(res, i, r) {
 		const char *dir = kf_json_str(r, "directive");
 		int ok = json_is_true(json_object_get(r, "ok"));
-		char *suite = segment(kf_json_str(r, "suite") ? kf_json_str(r, "suite") : "");
-		char *name = segment(kf_json_str(r, "name") ? kf_json_str(r, "name") : "");
+		char *suite = segment(kf_json_str_or(r, "suite", ""));
+		char *name = segment(kf_json_str_or(r, "name", ""));
 		const char *status = dir && !strncasecmp(dir, "skip", 4) ? "SKIP" :
 				     dir ? "DONE" : ok ? "PASS" : "FAIL";
 		char *cid = kf_xasprintf("%s.%zu", id, i + 1);
@@ -205,11 +205,8 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	if (compiler)
 		json_object_set_new(b, "compiler", json_string(compiler));
 	full = json_object_get(bj, "last_full_build");
-	if (json_is_number(json_object_get(bj, "wall_seconds")))
-		json_object_set_new(b, "duration",
-				    json_real(json_number_value(json_object_get(bj, "wall_seconds"))));
-	set_opt(b, "start_time", when(json_is_integer(json_object_get(bj, "started")) ?
-		json_integer_value(json_object_get(bj, "started")) : -1));
+	set_opt(b, "duration", json_real(kf_json_num(bj, "wall_seconds")));
+	set_opt(b, "start_time", when(kf_json_int(bj, "started")));
 	p = kf_xasprintf("%s/build.log", dir);
 	set_opt(b, "log_url", file_url(p));
 	free(p);
@@ -217,7 +214,7 @@ static void add_flavour(json_t *builds, json_t *tests, const char *kdir,
 	set_opt(b, "config_url", file_url(p));
 	free(p);
 	json_object_set_new(b, "command", json_sprintf("make -C <linux-source-%s> O=%s bzImage",
-				kf_json_str(bj, "kver") ? kf_json_str(bj, "kver") : "?", dir));
+				kf_json_str_or(bj, "kver", "?"), dir));
 	misc = json_object();
 	json_object_set(misc, "cpu_seconds", json_object_get(bj, "cpu_seconds"));
 	json_object_set(misc, "warnings", json_object_get(bj, "warnings"));
