@@ -38,24 +38,25 @@ static void usage(void)
 	exit(2);
 }
 
+static void read_log(struct ld_log *log, const char *path)
+{
+	char *text = kf_read_file(path, NULL);
+
+	if (!text)
+		kf_die(2, "%s: %s; boot it first (make boot flavour=... cpu=...)", path,
+		       strerror(errno));
+	ld_log_parse(log, text);
+	free(text);
+}
+
 static int logdiff_main(const char *a, const char *b, const char *la,
 			const char *lb, int context)
 {
-	char *ta = kf_read_file(a, NULL), *tb;
 	struct ld_log x, y;
 	struct ld_diff d;
 
-	if (!ta)
-		kf_die(2, "%s: %s; boot it first (make boot flavour=... cpu=...)", a,
-		       strerror(errno));
-	tb = kf_read_file(b, NULL);
-	if (!tb)
-		kf_die(2, "%s: %s; boot it first (make boot flavour=... cpu=...)", b,
-		       strerror(errno));
-	ld_log_parse(&x, ta);
-	ld_log_parse(&y, tb);
-	free(ta);
-	free(tb);
+	read_log(&x, a);
+	read_log(&y, b);
 	ld_diff(&d, &x, &y, context);
 	ld_diff_print(stdout, &d, la ? la : a, lb ? lb : b);
 	ld_diff_free(&d);
