@@ -146,7 +146,8 @@ void kc_menus_parse(struct kc_menus *m, const char *text)
 	for (size_t i = 0; i < ntitles; i++)
 		free(titles[i]);
 	free(titles);
-	qsort(m->v, m->n, sizeof(*m->v), by_name);
+	if (m->n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(m->v, m->n, sizeof(*m->v), by_name);
 }
 
 const char *kc_menu(const struct kc_menus *m, const char *name)
