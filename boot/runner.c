@@ -199,16 +199,6 @@ static json_t *seconds(double s)
 	return s < 0 ? json_null() : json_real(round_tenth(s));
 }
 
-static void print_json(json_t *j)
-{
-	char *s = kf_record_text(j);
-
-	if (!s)
-		kf_die(2, "cannot format JSON");
-	fputs(s, stdout);
-	free(s);
-}
-
 /* What the boot record holds beside the parsed console. */
 struct boot_facts {
 	const char *flavour, *kver, *cpu, *cpu_string, *qemu_version;
@@ -255,6 +245,7 @@ static int parse_mode(const char *path, const char *nonce)
 	struct kf_log log;
 	enum kf_verdict v;
 	json_t *j;
+	char *text;
 
 	kf_log_init(&log);
 	if (nonce)
@@ -270,7 +261,11 @@ static int parse_mode(const char *path, const char *nonce)
 		      "warnings", warnings_json(&log),
 		      "console", console_json(&log),
 		      "facts", facts_json(&log));
-	print_json(j);
+	text = kf_record_text(j);
+	if (!text)
+		kf_die(2, "cannot format JSON");
+	fputs(text, stdout);
+	free(text);
 	json_decref(j);
 	kf_log_free(&log);
 	return 0;
@@ -392,16 +387,11 @@ static void flush_console(struct boot *b)
 static void console_bytes(struct boot *b, const char *data, size_t n, double t)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (data[i] == '\n') {
-			if (!b->clen)
-				b->cstart = t;
-			console_line(b);
-			continue;
-		}
 		if (!b->clen)
 			b->cstart = t;
-		b->cbuf[b->clen++] = data[i];
-		if (b->clen == MAX_LINE)
+		if (data[i] != '\n')
+			b->cbuf[b->clen++] = data[i];
+		if (data[i] == '\n' || b->clen == MAX_LINE)
 			console_line(b);
 	}
 }
@@ -658,25 +648,14 @@ static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
 
 static char *join_words(char **words)
 {
-	size_t len = 1;
-	char *s;
+	struct strbuf sb = { 0 };
 
-	for (char **w = words; *w; w++)
-		len += strlen(*w) + 3;
-	s = kf_xmalloc(len);
-	s[0] = '\0';
 	for (char **w = words; *w; w++) {
-		int quote = strpbrk(*w, " ()'\"") != NULL;
+		const char *q = strpbrk(*w, " ()'\"") ? "'" : "";
 
-		if (w != words)
-			strcat(s, " ");
-		if (quote)
-			strcat(s, "'");
-		strcat(s, *w);
-		if (quote)
-			strcat(s, "'");
+		sb_addf(&sb, "%s%s%s%s", w != words ? " " : "", q, *w, q);
 	}
-	return s;
+	return sb.s;
 }
 
 int main(int argc, char **argv)
@@ -687,7 +666,7 @@ int main(int argc, char **argv)
 	const struct kf_cpu_model *model;
 	char err[1024], kernel_sha[65];
 	struct boot b;
-	int status = 0, exited, expect, ncpus;
+	int status = 0, exited, code, expect, ncpus;
 	struct kf_proc qemu;
 	double wall;
 	enum kf_verdict v;
@@ -774,14 +753,13 @@ int main(int argc, char **argv)
 	note(&b, KF_NOTE_NONCE "%s", nonce);
 
 	exited = start_qemu(&b, qargv, &qemu) == 0 && watch(&b, &qemu, &o, &status);
+	/* QEMU's exit status, -1 when it did not exit by itself */
+	code = exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	wall = round_tenth(kf_now() - b.start);
-	if (exited) {
-		if (WIFEXITED(status))
-			note(&b, KF_NOTE_EXIT "%d", WEXITSTATUS(status));
-		else if (WIFSIGNALED(status))
-			note(&b, KF_NOTE_KILLED "by signal %d, not by the runner",
-			     WTERMSIG(status));
-	}
+	if (code >= 0)
+		note(&b, KF_NOTE_EXIT "%d", code);
+	else if (exited && WIFSIGNALED(status))
+		note(&b, KF_NOTE_KILLED "by signal %d, not by the runner", WTERMSIG(status));
 
 	if (kf_proc_signal) {
 		/* Interrupted: no record, the log says why; die of the signal. */
@@ -797,12 +775,10 @@ int main(int argc, char **argv)
 			kf_log_warn(&b.log, "qemu: %s", b.stderr_lines[i]);
 		if (!b.log.lines)
 			kf_log_warn(&b.log, "runner: no console output at all");
-		else if (!b.log.end_seen)
-			kf_log_warn(&b.log, "runner: QEMU ended without the end marker (status %d)",
-				    exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		else
-			kf_log_warn(&b.log, "runner: end marker seen but no isa-debug-exit (status %d)",
-				    exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			kf_log_warn(&b.log, "runner: %s (status %d)", b.log.end_seen ?
+				    "end marker seen but no isa-debug-exit" :
+				    "QEMU ended without the end marker", code);
 	}
 	note(&b, "verdict %s, expected %s, %.1f s", kf_verdict_name(v),
 	     kf_verdict_name(expect), wall);
@@ -817,8 +793,7 @@ int main(int argc, char **argv)
 		.cpu_string = model->cpu_string, .qemu_version = version,
 		.cmdline = cmdline, .bzimage_sha256 = kernel_sha,
 		.expected = kf_verdict_name(expect), .command = cmd,
-		.exit_status = exited && WIFEXITED(status) ?
-			       json_integer(WEXITSTATUS(status)) : json_null(),
+		.exit_status = code >= 0 ? json_integer(code) : json_null(),
 		.wall = wall,
 	};
 	json_t *rec = boot_record(&in, &b.log, v, NULL);
