@@ -40,7 +40,6 @@ void kf_log_init(struct kf_log *log)
 {
 	memset(log, 0, sizeof(*log));
 	log->guest_seconds = -1;
-	log->closed_indent = -1;
 	log->hwalign = -1;
 }
 
@@ -245,21 +244,14 @@ static void ktap_result(struct kf_log *log, const char *t, int indent)
 	/* suite: the first subtest; deeper subtests prefix the name. */
 	const char *suite = log->nr_frames > 1 && log->frames[1].name ?
 		log->frames[1].name : "";
-	size_t len = strlen(name) + 1;
+	struct strbuf full = { 0 };
 
 	for (int i = 2; i < log->nr_frames; i++)
-		len += strlen(log->frames[i].name ? log->frames[i].name : "?") + 1;
-	char *full = kf_xmalloc(len);
-
-	full[0] = '\0';
-	for (int i = 2; i < log->nr_frames; i++) {
-		strcat(full, log->frames[i].name ? log->frames[i].name : "?");
-		strcat(full, ".");
-	}
-	strcat(full, name);
-	add_result(log, suite, full, ok, directive);
+		sb_addf(&full, "%s.", log->frames[i].name ? log->frames[i].name : "?");
+	sb_add(&full, name);
+	add_result(log, suite, full.s, ok, directive);
 	free(directive);
-	free(full);
+	free(full.s);
 	free(name);
 }
 
@@ -318,9 +310,7 @@ static void cmdline_nonce(struct kf_log *log, const char *s)
 	if (!p || log->cmdline_nonce)
 		return;
 	p += strlen(KF_NONCE_PARAM "=");
-	log->cmdline_nonce = strndup(p, strcspn(p, " "));
-	if (!log->cmdline_nonce)
-		kf_die(1, "out of memory");
+	log->cmdline_nonce = kf_xstrndup(p, strcspn(p, " "));
 }
 
 /* What the report shows of the console besides facts (any line). */
@@ -476,13 +466,10 @@ void kf_log_parse_text(struct kf_log *log, const char *text)
 
 	while (*l) {
 		size_t len = strcspn(l, "\n");
-		char *line = strndup(l, len);
+		char *line = kf_xstrndup(l, len);
 		int note = 0;
-		size_t skip;
+		size_t skip = runner_prefix(line, &note);
 
-		if (!line)
-			kf_die(1, "out of memory");
-		skip = runner_prefix(line, &note);
 		if (note)
 			kf_log_note(log, line + skip);
 		else

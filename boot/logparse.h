@@ -42,7 +42,7 @@ int kf_verdict_from_name(const char *name);
 #define KF_NOTE_TIMEOUT	"timeout: "		/* + the boot took longer than N s */
 #define KF_NOTE_NOSTART	"qemu did not start: "	/* + why */
 
-/* The kernel's console lines that decide a verdict (also used by the runner). */
+/* The kernel's console lines that decide a verdict. */
 #define KF_REFUSED_TEXT	"This kernel requires an x86-64 CPU"
 #define KF_PANIC_TEXT	"Kernel panic - not syncing"
 
@@ -104,7 +104,6 @@ struct kf_log {
 	int top_planned, top_seen;	/* its plan "1..N" (-1: none yet), results */
 	struct kf_ktap_frame frames[8];
 	int nr_frames;
-	int closed_indent;		/* indent of the subtest just closed, or -1 */
 };
 
 void kf_log_init(struct kf_log *log);
