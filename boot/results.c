@@ -69,44 +69,33 @@ static void put_xml(struct strbuf *b, const char *s, int attr)
 		default:
 			break;
 		}
-		if (*p < 0x20 || *p == 0x7f) {
-			sb_addn(b, "\xef\xbf\xbd", 3);
-			p++;
-			continue;
-		}
-		n = utf8_len(p);
-		if (!n) {
-			sb_addn(b, "\xef\xbf\xbd", 3);
-			p++;
-			continue;
-		}
+		n = *p < 0x20 || *p == 0x7f ? 0 : utf8_len(p);
 		/* U+FFFE and U+FFFF are not XML characters either */
-		if (n == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf))
+		if (!n || (n == 3 && p[0] == 0xef && p[1] == 0xbf &&
+			   (p[2] == 0xbe || p[2] == 0xbf)))
 			sb_addn(b, "\xef\xbf\xbd", 3);
 		else
 			sb_addn(b, (const char *)p, n);
-		p += n;
+		p += n ? n : 1;
 	}
 }
 
-/* A KTAP test name: one line, no '#' (which would start a directive). */
-static void put_ktap_name(struct strbuf *b, const char *s)
+/* s with each character of 'bad' written as 'repl'. */
+static void put_ktap(struct strbuf *b, const char *s, const char *bad, char repl)
 {
 	for (; *s; s++) {
-		char c = *s == '#' || *s == '\n' || *s == '\r' ? '_' : *s;
+		char c = strchr(bad, *s) ? repl : *s;
 
 		sb_addn(b, &c, 1);
 	}
 }
 
-/* A directive's text: one line. */
-static void put_ktap_line(struct strbuf *b, const char *s)
+/* A KTAP test name "first.second": one line, no '#' (which would start a directive). */
+static void put_ktap_name(struct strbuf *b, const char *first, const char *second)
 {
-	for (; *s; s++) {
-		char c = *s == '\n' || *s == '\r' ? ' ' : *s;
-
-		sb_addn(b, &c, 1);
-	}
+	put_ktap(b, first, "#\n\r", '_');
+	sb_add(b, ".");
+	put_ktap(b, second, "#\n\r", '_');
 }
 
 struct rec {
@@ -178,9 +167,7 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 		json_t *t;
 
 		sb_add(&b, "    KTAP version 1\n    # Subtest: ");
-		put_ktap_name(&b, r->flavour);
-		sb_add(&b, ".");
-		put_ktap_name(&b, r->cpu);
+		put_ktap_name(&b, r->flavour, r->cpu);
 		sb_addf(&b, "\n    1..%zu\n", nres + 1);
 		sb_addf(&b, "    # %s: verdict %s, expected %s\n", r->path, r->verdict, r->expected);
 		sb_addf(&b, "    %s 1 verdict_is_%s\n", r->as_expected ? "ok" : "not ok", r->expected);
@@ -193,12 +180,12 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 			if (dir && !strncasecmp(dir, "todo", 4))
 				ok = 0;
 			sb_addf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
-			put_ktap_name(&b, kf_json_str_or(t, "suite", ""));
-			sb_add(&b, ".");
-			put_ktap_name(&b, kf_json_str_or(t, "name", "?"));
+			put_ktap_name(&b, kf_json_str_or(t, "suite", ""),
+				      kf_json_str_or(t, "name", "?"));
 			if (dir) {
+				/* a directive's text: one line */
 				sb_add(&b, " # ");
-				put_ktap_line(&b, dir);
+				put_ktap(&b, dir, "\n\r", ' ');
 			} else if (!ok && strcmp(r->expected, "pass") != 0) {
 				/* A failure the boot was expected to show (test-fail
 				 * expected) is TAP's TODO: not counted against it. */
@@ -207,9 +194,7 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 			sb_add(&b, "\n");
 		}
 		sb_addf(&b, "%s %zu ", r->as_expected ? "ok" : "not ok", i + 1);
-		put_ktap_name(&b, r->flavour);
-		sb_add(&b, ".");
-		put_ktap_name(&b, r->cpu);
+		put_ktap_name(&b, r->flavour, r->cpu);
 		sb_add(&b, "\n");
 	}
 	if (kf_write_atomic(path, b.s, b.len))
@@ -265,15 +250,13 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 			}
 			sb_add(&b, "</failure>\n");
 		}
-		sb_add(&b, "      <system-out>");
-		sb_add(&b, "record: ");
+		sb_add(&b, "      <system-out>record: ");
 		put_xml(&b, r->path, 0);
 		sb_add(&b, "\nverdict: ");
 		put_xml(&b, r->verdict, 0);
 		sb_add(&b, "\nexpected: ");
 		put_xml(&b, r->expected, 0);
-		sb_add(&b, "</system-out>\n");
-		sb_add(&b, "    </testcase>\n");
+		sb_add(&b, "</system-out>\n    </testcase>\n");
 	}
 	sb_add(&b, "  </testsuite>\n</testsuites>\n");
 	if (kf_write_atomic(path, b.s, b.len))
