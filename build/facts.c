@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 	json_t *wlines = json_array();
 	long long code, span, started, finished;
 	struct stat lst;
-	json_t *root, *jcc, *jsec;
+	json_t *root, *jsec;
 	int have_flags;
 
 	kf_prog = "build-facts";
@@ -397,12 +397,10 @@ int main(int argc, char **argv)
 	p = path_in(odir, "vmlinux");
 	if (read_sections(p, sections) < 0)
 		kf_die(2, "cannot read ELF sections of %s: %s", p, elf_errmsg(-1));
+	code = code_bytes(p, &span);
 	free(p);
 	p = path_in(odir, "vmlinux.o");
 	read_sections(p, sections);
-	free(p);
-	p = path_in(odir, "vmlinux");
-	code = code_bytes(p, &span);
 	free(p);
 
 	/* the compiler flags of a real compile */
@@ -429,17 +427,14 @@ int main(int argc, char **argv)
 	root = kf_record_new("build", flavour, kver, release);
 	json_object_set_new(root, "wall_seconds", json_real(round1(times.wall)));
 	json_object_set_new(root, "cpu_seconds", json_real(round1(times.cpu)));
-	json_object_set_new(root, "started", started >= 0 ? json_integer(started) : json_null());
-	json_object_set_new(root, "finished", finished >= 0 ? json_integer(finished) : json_null());
+	json_object_set_new(root, "started", int_or_null(started));
+	json_object_set_new(root, "finished", int_or_null(finished));
 	json_object_set_new(root, "compiled", json_integer(compiled));
 	json_object_set_new(root, "last_full_build", last_full_build(odir, compiled,
 			    round1(times.wall), round1(times.cpu), started, finished,
 			    warnings, wlines));
-	jcc = json_object();
-	json_object_set_new(jcc, "enabled", json_boolean(ccache_on));
-	json_object_set_new(jcc, "hits", json_integer(cc.hits));
-	json_object_set_new(jcc, "misses", json_integer(cc.misses));
-	json_object_set_new(root, "ccache", jcc);
+	json_object_set_new(root, "ccache", json_pack("{s:b, s:I, s:I}", "enabled", ccache_on,
+			    "hits", (json_int_t)cc.hits, "misses", (json_int_t)cc.misses));
 	json_object_set_new(root, "distcc_hosts", str_or_null(distcc));
 	json_object_set_new(root, "warnings", json_integer(warnings));
 	json_object_set_new(root, "warning_lines", wlines);

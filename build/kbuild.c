@@ -158,13 +158,12 @@ void kb_ccache_count(const char *log_text, struct kb_ccache *c)
 				fl--;
 			}
 			counted = !(fl == 0 || (fl == 9 && strncmp(f, "/dev/null", 9) == 0));
-		} else if (!counted) {
-			;
-		} else if ((l == 16 && strncmp(p, "direct_cache_hit", 16) == 0) ||
-			   (l == 22 && strncmp(p, "preprocessed_cache_hit", 22) == 0)) {
-			c->hits++;
-		} else if (l == 10 && strncmp(p, "cache_miss", 10) == 0) {
-			c->misses++;
+		} else if (counted) {
+			if ((l == 16 && strncmp(p, "direct_cache_hit", 16) == 0) ||
+			    (l == 22 && strncmp(p, "preprocessed_cache_hit", 22) == 0))
+				c->hits++;
+			else if (l == 10 && strncmp(p, "cache_miss", 10) == 0)
+				c->misses++;
 		}
 		p += l;
 		while (*p == '\r' || *p == '\n')
@@ -186,10 +185,8 @@ int kb_parse_trailer(const char *text, struct kb_times *t)
 	}
 	if (!last)
 		return 0;
-	if (sscanf(last, KB_TRAILER "%lf cpu_seconds=%lf exit=%d",
-		   &t->wall, &t->cpu, &t->exit_status) != 3)
-		return 0;
-	return 1;
+	return sscanf(last, KB_TRAILER "%lf cpu_seconds=%lf exit=%d",
+		      &t->wall, &t->cpu, &t->exit_status) == 3;
 }
 
 /*
