@@ -27,13 +27,9 @@ int kb_parse_line(const char *line, char *verb, size_t vlen,
 	if (*p != ' ' && *p != '\t')
 		return 0;
 	/* module tag: "CC [M]  x.o" */
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (strncmp(p, "[M]", 3) == 0) {
-		p += 3;
-		while (*p == ' ' || *p == '\t')
-			p++;
-	}
+	p += strspn(p, " \t");
+	if (strncmp(p, "[M]", 3) == 0)
+		p += 3 + strspn(p + 3, " \t");
 	if (*p == '\0' || *p == '\n')
 		return 0;
 	if (vlen) {
@@ -108,12 +104,10 @@ int kb_cmd_flag(const char *cmd_text, const char *flag, char *out, size_t n)
 		const char *w;
 		size_t wl;
 
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		w = p;
-		while (p < end && *p != ' ' && *p != '\t')
-			p++;
-		wl = (size_t)(p - w);
+		/* the line ends at end, a '\n' or '\0': neither span passes it */
+		w = p + strspn(p, " \t");
+		wl = strcspn(w, " \t\n");
+		p = w + wl;
 		/* "-march=VALUE": the last one wins, as for gcc */
 		if (wl > flen + 2 && w[0] == '-' &&
 		    strncmp(w + 1, flag, flen) == 0 && w[flen + 1] == '=') {
@@ -150,13 +144,9 @@ void kb_ccache_count(const char *log_text, struct kb_ccache *c)
 		 * cc-option probes, made on every run: not the build's compiles.
 		 */
 		if (l >= 1 && p[0] == '#') {
-			const char *f = p + 1;
-			size_t fl = l - 1;
+			const char *f = p + 1 + strspn(p + 1, " \t");
+			size_t fl = l - (size_t)(f - p);
 
-			while (fl && (*f == ' ' || *f == '\t')) {
-				f++;
-				fl--;
-			}
 			counted = !(fl == 0 || (fl == 9 && strncmp(f, "/dev/null", 9) == 0));
 		} else if (counted) {
 			if ((l == 16 && strncmp(p, "direct_cache_hit", 16) == 0) ||
@@ -165,9 +155,7 @@ void kb_ccache_count(const char *log_text, struct kb_ccache *c)
 			else if (l == 10 && strncmp(p, "cache_miss", 10) == 0)
 				c->misses++;
 		}
-		p += l;
-		while (*p == '\r' || *p == '\n')
-			p++;
+		p += l + strspn(p + l, "\r\n");
 	}
 }
 
