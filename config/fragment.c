@@ -6,9 +6,7 @@
 #include "fragment.h"
 #include "../lib/kf.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,15 +62,14 @@ static int merge(struct kf_fragset *fs, const struct kf_line *l,
 		 const char *file, int lineno, bool override)
 {
 	struct kf_setting *s = find(fs, l->name, l->name_len);
-	char *value = kf_xasprintf("%.*s", (int)l->value_len, l->value);
+	char *value = kf_xstrndup(l->value, l->value_len);
 
 	if (s && kf_value_equal(s->value, value)) {
 		free(value);
 		return 0;
 	}
 	if (s && !override) {
-		char *now = kf_xasprintf("CONFIG_%.*s=%s", (int)l->name_len,
-					 l->name, value);
+		char *now = kf_setting_str(s->name, value);
 		char *before = kf_setting_str(s->name, s->value);
 
 		add_err(fs, kf_xasprintf(
@@ -87,7 +84,7 @@ static int merge(struct kf_fragset *fs, const struct kf_line *l,
 	if (!s) {
 		fs->set = kf_xrealloc(fs->set, (fs->nset + 1) * sizeof(*fs->set));
 		s = &fs->set[fs->nset++];
-		s->name = kf_xasprintf("%.*s", (int)l->name_len, l->name);
+		s->name = kf_xstrndup(l->name, l->name_len);
 	} else {
 		free(s->value);
 	}
@@ -97,6 +94,14 @@ static int merge(struct kf_fragset *fs, const struct kf_line *l,
 	s->line = lineno;
 	s->override = override;
 	return 0;
+}
+
+/* The mark on line 'mark' of file is not followed by a setting. */
+static void mark_alone(struct kf_fragset *fs, const char *file, int mark)
+{
+	add_err(fs, kf_xasprintf(
+		"%s:%d: '%s' must be directly followed by the CONFIG_ line it lets win; move it there or remove it",
+		file, mark, KF_OVERRIDE_MARK));
 }
 
 int kf_fragset_add(struct kf_fragset *fs, const char *path, const char *text)
@@ -132,17 +137,13 @@ int kf_fragset_add(struct kf_fragset *fs, const char *path, const char *text)
 			continue;
 		}
 		if (mark && l.kind != KF_LINE_SET && l.kind != KF_LINE_UNSET)
-			add_err(fs, kf_xasprintf(
-				"%s:%d: '%s' must be directly followed by the CONFIG_ line it lets win; move it there or remove it",
-				file, mark, KF_OVERRIDE_MARK));
+			mark_alone(fs, file, mark);
 		if (l.kind == KF_LINE_SET || l.kind == KF_LINE_UNSET)
 			merge(fs, &l, file, lineno, mark != 0);
 		mark = l.kind == KF_LINE_OVERRIDE ? lineno : 0;
 	}
 	if (mark)
-		add_err(fs, kf_xasprintf(
-			"%s:%d: '%s' must be directly followed by the CONFIG_ line it lets win; move it there or remove it",
-			file, mark, KF_OVERRIDE_MARK));
+		mark_alone(fs, file, mark);
 	free(buf);
 	free(owned);
 	return (int)(fs->nerr - before);
