@@ -132,12 +132,14 @@ static int value_ok(const char *v, size_t len)
 	return 1;
 }
 
-/* Next '|'-separated alternative of s (quotes respected); its length. */
-static size_t alt_len(const char *s)
+/* Length of s up to the first character of stop outside "quotes" (all of
+ * s from an unterminated quote on): a '|'-separated alternative, a word, or
+ * the rule before its ': note'. */
+static size_t span_unquoted(const char *s, const char *stop)
 {
 	size_t i = 0;
 
-	while (s[i] && s[i] != '|') {
+	while (s[i] && !strchr(stop, s[i])) {
 		if (s[i] == '"') {
 			size_t q = quoted_len(s + i);
 
@@ -154,7 +156,7 @@ static size_t alt_len(const char *s)
 static int values_ok(const char *s)
 {
 	for (;;) {
-		size_t n = alt_len(s);
+		size_t n = span_unquoted(s, "|");
 
 		if (n == 0 || !value_ok(s, n))
 			return 0;
@@ -192,54 +194,26 @@ static const struct kf_policy_rule *find(const struct kf_policy *p,
 /* Split the next white-space separated word of *s (quotes respected). */
 static char *next_word(char **s)
 {
-	char *w = *s + strspn(*s, " \t"), *e = w;
+	char *w = *s + strspn(*s, " \t"), *e = w + span_unquoted(w, " \t");
 
 	if (!*w)
 		return NULL;
-	while (*e && *e != ' ' && *e != '\t') {
-		if (*e == '"') {
-			size_t q = quoted_len(e);
-
-			e += q ? q : strlen(e);
-		} else {
-			e++;
-		}
-	}
 	if (*e)
 		*e++ = '\0';
 	*s = e;
 	return w;
 }
 
-/* The first ':' outside quotes, or NULL. */
-static char *note_colon(char *s)
-{
-	while (*s) {
-		if (*s == ':')
-			return s;
-		if (*s == '"') {
-			size_t q = quoted_len(s);
-
-			if (!q)
-				return NULL;
-			s += q;
-		} else {
-			s++;
-		}
-	}
-	return NULL;
-}
-
 static int parse_rule(struct kf_policy *p, char *line, int lineno, char *err,
 		      size_t errlen)
 {
 	const char *path = p->path;
-	char *colon = note_colon(line), *rest = line, *sym, *w, *note;
+	char *colon = line + span_unquoted(line, ":"), *rest = line, *sym, *w, *note;
 	int nvalues = 0;
 	size_t first = p->n;
 	char *gone = NULL;
 
-	if (!colon)
+	if (!*colon)
 		return rule_error(err, errlen,
 			    "%s:%d: no ': note' saying why; write e.g. 'SMP *=y : the flavours are SMP kernels'",
 			    path, lineno);
@@ -348,8 +322,8 @@ int kf_policy_allows(const char *accepted, const char *actual)
 	const char *a = actual ? actual : "n";
 
 	for (const char *s = accepted;;) {
-		size_t n = alt_len(s);
-		char *alt = kf_xasprintf("%.*s", (int)n, s);
+		size_t n = span_unquoted(s, "|");
+		char *alt = kf_xstrndup(s, n);
 		int same = kf_value_equal(alt, a);
 
 		free(alt);
