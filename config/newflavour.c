@@ -94,30 +94,28 @@ static size_t read_choices(const char *path, struct cpu_choice **out)
 static char *scaffold_fragments(const char *name)
 {
 	struct kf_recipe r;
-	char err[1024], *list, *save = NULL, *out = kf_xstrdup("");
+	struct strbuf out = { 0 };
+	char err[1024], *list, *save = NULL;
 	int replaced = 0;
 
 	if (kf_recipe_read(GENERIC_RECIPE, &r, err, sizeof(err)) < 0)
 		kf_die(2, "%s (newflavour copies its fragment list)", err);
 	list = kf_xstrdup(r.value[KF_FRAGMENTS]);
 	for (char *f = strtok_r(list, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
-		char *grown, *word = f;
-
+		if (out.len)
+			sb_add(&out, " ");
 		if (!strncmp(f, "cpu-", 4)) {
-			word = kf_xasprintf("cpu-%s", name);
+			sb_addf(&out, "cpu-%s", name);
 			replaced = 1;
+		} else {
+			sb_add(&out, f);
 		}
-		grown = kf_xasprintf("%s%s%s", out, *out ? " " : "", word);
-		if (word != f)
-			free(word);
-		free(out);
-		out = grown;
 	}
 	free(list);
 	kf_recipe_free(&r);
 	if (!replaced)
 		kf_die(2, "%s has no cpu-* fragment to replace; newflavour copies generic's list", GENERIC_RECIPE);
-	return out;
+	return out.s;
 }
 
 static void write_new(const char *path, const char *text)
@@ -154,8 +152,9 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *name, *cpu, *model, *kconfig, *shift;
-	char *recipe, *fragment, *list, *fragtext, *recipetext, *cpu64 = NULL;
+	const char *name, *cpu, *model, *kconfig, *shift, *prompt;
+	char *recipe, *fragment, *list, *fragtext, *recipetext;
+	struct strbuf cpu64 = { 0 };
 	struct cpu_choice *c;
 	const struct cpu_choice *hit = NULL;
 	size_t n;
@@ -196,25 +195,21 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(c[i].sym, cpu))
 			hit = &c[i];
-		if (!c[i].only32) {
-			char *grown = kf_xasprintf("%s%s%s", cpu64 ? cpu64 : "",
-						   cpu64 ? " " : "", c[i].sym);
-
-			free(cpu64);
-			cpu64 = grown;
-		}
+		if (!c[i].only32)
+			sb_addf(&cpu64, "%s%s", cpu64.len ? " " : "", c[i].sym);
 	}
 	if (!n)
 		kf_die(2, "%s has no 'Processor family' choice; is it an x86 tree?", kconfig);
 	if (!hit)
 		kf_die(2, "cpu '%s' is not a processor-family choice in %s; "
-		       "x86-64 choices in this tree: %s", cpu, kconfig, cpu64);
+		       "x86-64 choices in this tree: %s", cpu, kconfig, cpu64.s);
 	if (hit->only32)
 		kf_die(2, "cpu '%s' (%s) is a 32-bit processor family in %s (depends on X86_32); "
 		       "x86-64 choices in this tree: %s", cpu, hit->prompt ? hit->prompt : "",
-		       kconfig, cpu64);
+		       kconfig, cpu64.s);
+	prompt = hit->prompt ? hit->prompt : cpu;
 	if (check) {
-		printf("%s\n", hit->prompt ? hit->prompt : cpu);
+		printf("%s\n", prompt);
 		goto out;
 	}
 
@@ -222,7 +217,7 @@ int main(int argc, char **argv)
 		"# cpu-%s: Kconfig's \"%s\" processor-family choice (%s) in\n"
 		"# arch/x86/Kconfig.cpu, for the %s flavour (scaffolded by make newflavour).\n"
 		"CONFIG_%s=y\n",
-		name, hit->prompt ? hit->prompt : cpu, cpu, name, cpu);
+		name, prompt, cpu, name, cpu);
 	if (shift) {
 		char *more = kf_xasprintf(
 			"%s# The tree's X86_L1_CACHE_SHIFT for %s (its kconfig evaluated\n"
@@ -246,8 +241,7 @@ int main(int argc, char **argv)
 		"cmdline     =\n"
 		"base        = tinyconfig\n"
 		"group       = default\n",
-		name, hit->prompt ? hit->prompt : cpu, cpu, model,
-		hit->prompt ? hit->prompt : cpu, cpu, list, model);
+		name, prompt, cpu, model, prompt, cpu, list, model);
 	/* The fragment first: a recipe without its fragment would break make. */
 	write_new(fragment, fragtext);
 	if (kf_write_atomic(recipe, recipetext, strlen(recipetext)) < 0) {
@@ -266,7 +260,7 @@ out:
 		free(c[i].prompt);
 	}
 	free(c);
-	free(cpu64);
+	free(cpu64.s);
 	free(recipe);
 	free(fragment);
 	return 0;
