@@ -129,19 +129,20 @@ struct text {
 	size_t n;
 };
 
-static void text_split(struct text *t, const char *s)
+/* Split s (malloc'ed; freed here) into the lines of t. */
+static void text_split(struct text *t, char *s)
 {
-	char *buf = kf_xstrdup(s), *line, *next;
+	char *line, *next;
 
 	memset(t, 0, sizeof(*t));
-	for (line = buf; line && *line; line = next) {
+	for (line = s; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		t->line = kf_xrealloc(t->line, (t->n + 1) * sizeof(*t->line));
 		t->line[t->n++] = kf_xstrdup(line);
 	}
-	free(buf);
+	free(s);
 }
 
 static void text_insert(struct text *t, size_t at, char *line)
@@ -158,27 +159,17 @@ static void text_delete(struct text *t, size_t at)
 	t->line[at] = NULL;
 }
 
-static char *text_join(const struct text *t, size_t *len)
+/* Write t's lines to path atomically (dies when it cannot), then free t. */
+static void text_save(struct text *t, const char *path)
 {
-	size_t n = 0, off = 0;
-	char *s;
+	struct strbuf sb = { 0 };
 
 	for (size_t i = 0; i < t->n; i++)
 		if (t->line[i])
-			n += strlen(t->line[i]) + 1;
-	s = kf_xmalloc(n + 1);
-	for (size_t i = 0; i < t->n; i++) {
-		if (!t->line[i])
-			continue;
-		off += (size_t)sprintf(s + off, "%s\n", t->line[i]);
-	}
-	s[off] = '\0';
-	*len = off;
-	return s;
-}
-
-static void text_free(struct text *t)
-{
+			sb_addf(&sb, "%s\n", t->line[i]);
+	if (kf_write_atomic(path, sb.s ? sb.s : "", sb.len) < 0)
+		kf_die(2, "%s: %s", path, strerror(errno));
+	free(sb.s);
 	for (size_t i = 0; i < t->n; i++)
 		free(t->line[i]);
 	free(t->line);
@@ -265,9 +256,8 @@ static int cmd_apply(int argc, char **argv)
 	struct kf_fragset earlier, later;
 	struct text t;
 	struct kf_config changes;
-	char *text, *joined;
+	char *text;
 	int at = -1, refused = 0;
-	size_t len;
 
 	if (argc < 4)
 		kf_die(2, "usage: savefragment apply FLAVOUR TARGET CHANGES FRAGMENT...");
@@ -313,14 +303,9 @@ static int cmd_apply(int argc, char **argv)
 	if (!text)
 		text = new_fragment_header(flavour, target);
 	text_split(&t, text);
-	free(text);
 	for (size_t i = 0; i < changes.n; i++)
 		apply_one(&t, target, changes.sym[i].name, changes.sym[i].value, &earlier);
-	joined = text_join(&t, &len);
-	if (kf_write_atomic(target, joined, len) < 0)
-		kf_die(2, "%s: %s", target, strerror(errno));
-	free(joined);
-	text_free(&t);
+	text_save(&t, target);
 	kf_config_free(&changes);
 	kf_fragset_free(&earlier);
 	kf_fragset_free(&later);
@@ -348,8 +333,7 @@ static int cmd_add_fragment(int argc, char **argv)
 {
 	struct kf_recipe r;
 	struct text t;
-	char err[1024], *text, *joined;
-	size_t len;
+	char err[1024], *text;
 
 	if (argc != 2)
 		kf_die(2, "usage: savefragment add-fragment RECIPE NAME");
@@ -363,7 +347,6 @@ static int cmd_add_fragment(int argc, char **argv)
 	if (!text)
 		kf_die(2, "%s: %s", argv[0], strerror(errno));
 	text_split(&t, text);
-	free(text);
 	/* The recipe reader found the line; lines are 1-based. */
 	if (!t.line || r.line[KF_FRAGMENTS] < 1 || (size_t)r.line[KF_FRAGMENTS] > t.n)
 		kf_die(2, "%s changed while being read; run again", argv[0]);
@@ -374,11 +357,7 @@ static int cmd_add_fragment(int argc, char **argv)
 		free(*l);
 		*l = grown;
 	}
-	joined = text_join(&t, &len);
-	if (kf_write_atomic(argv[0], joined, len) < 0)
-		kf_die(2, "%s: %s", argv[0], strerror(errno));
-	free(joined);
-	text_free(&t);
+	text_save(&t, argv[0]);
 	kf_recipe_free(&r);
 	return 0;
 }
