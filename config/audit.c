@@ -65,7 +65,6 @@
 #include <lkc.h>
 #include <list.h>
 
-
 #define DEFAULT_RENAMES "fragments/renames"
 
 enum why {
@@ -89,7 +88,6 @@ static const char *const why_names[] = {
 	[WHY_DEPENDS] = "depends",
 	[WHY_NOT_APPLIED] = "not-applied",
 };
-
 
 struct miss {
 	const struct kf_setting *req;
@@ -159,7 +157,6 @@ static void write_olddefconfig(struct audit *a, const char *log)
 }
 
 static void print_block(const struct miss *m);
-static json_t *miss_json(const struct miss *m);
 
 static int parse_num(const char *s, int base, long long *v)
 {
@@ -175,17 +172,19 @@ static int parse_num(const char *s, int base, long long *v)
 	return errno || *end ? -1 : 0;
 }
 
-/* Does FINAL's value f (NULL: absent) satisfy the request r? Values compare
- * as every tool compares them (lib/dotconfig.c); a string symbol wants a
- * quoted string. */
-static int survived(const struct symbol *sym, const struct kf_setting *r,
-		    const char *f)
+/* Does FINAL's value (absent: n) satisfy the request r of symbol sym? Values
+ * compare as every tool compares them (lib/dotconfig.c); a string symbol of
+ * this tree wants a quoted string. */
+static int survived(const struct audit *a, const struct kf_setting *r,
+		    struct symbol *sym)
 {
-	if (!f || strcmp(f, "n") == 0)
+	const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
+
+	if (!f || strcmp(f->value, "n") == 0)
 		return strcmp(r->value, "n") == 0;
-	if (sym && sym->type == S_STRING && r->vkind != KF_VAL_STR)
+	if (kf_sym_known(sym) && sym->type == S_STRING && r->vkind != KF_VAL_STR)
 		return 0;
-	return kf_value_equal(r->value, f);
+	return kf_value_equal(r->value, f->value);
 }
 
 static int has_prompt(struct symbol *sym)
@@ -409,6 +408,21 @@ static int by_place(const void *x, const void *y)
 	return (a->req->line > b->req->line) - (a->req->line < b->req->line);
 }
 
+/* r did not survive: append it to v, explained. */
+static struct miss *add_miss(struct audit *a, struct miss **v, size_t *n,
+			     const struct kf_setting *r, struct symbol *sym)
+{
+	struct miss *m;
+
+	*v = kf_xrealloc(*v, (*n + 1) * sizeof(**v));
+	m = &(*v)[(*n)++];
+	memset(m, 0, sizeof(*m));
+	m->req = r;
+	m->final = final_value(a, sym, r->name);
+	explain(a, m, sym);
+	return m;
+}
+
 /*
  * The base's values the fragments do not set: each one that did not
  * survive is explained like a miss, into a->lost. Computed symbols and the
@@ -421,8 +435,6 @@ static void audit_base(struct audit *a)
 	for (i = 0; i < a->base.nset; i++) {
 		const struct kf_setting *r = &a->base.set[i];
 		struct symbol *sym = sym_find(r->name);
-		const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
-		struct miss *m;
 
 		if (kf_fragset_find(&a->req, r->name)) {
 			a->noverridden++;
@@ -430,14 +442,8 @@ static void audit_base(struct audit *a)
 		}
 		if (kf_sym_known(sym))
 			sym_calc_value(sym);
-		if (survived(kf_sym_known(sym) ? sym : NULL, r, f ? f->value : NULL))
-			continue;
-		a->lost = kf_xrealloc(a->lost, (a->nlost + 1) * sizeof(*a->lost));
-		m = &a->lost[a->nlost++];
-		memset(m, 0, sizeof(*m));
-		m->req = r;
-		m->final = final_value(a, kf_sym_known(sym) ? sym : NULL, r->name);
-		explain(a, m, sym);
+		if (!survived(a, r, sym))
+			add_miss(a, &a->lost, &a->nlost, r, sym);
 	}
 }
 
@@ -495,12 +501,11 @@ static void audit_all(struct audit *a)
 	for (i = 0; i < a->req.nset; i++) {
 		const struct kf_setting *r = &a->req.set[i];
 		struct symbol *sym = sym_find(r->name);
-		const struct kf_setting *f = kf_fragset_find(&a->final, r->name);
 		struct miss *m;
 
 		if (kf_sym_known(sym))
 			sym_calc_value(sym);
-		if (survived(kf_sym_known(sym) ? sym : NULL, r, f ? f->value : NULL)) {
+		if (survived(a, r, sym)) {
 			if (!kf_sym_known(sym)) {
 				const struct kf_rename *rn = kf_renames_find(&a->renames, r->name);
 				char *hint = !rn ? kf_xstrdup("")
@@ -513,14 +518,9 @@ static void audit_all(struct audit *a)
 			}
 			continue;
 		}
-		a->miss = kf_xrealloc(a->miss, (a->nmiss + 1) * sizeof(*a->miss));
-		m = &a->miss[a->nmiss++];
-		memset(m, 0, sizeof(*m));
-		m->req = r;
-		m->final = final_value(a, kf_sym_known(sym) ? sym : NULL, r->name);
+		m = add_miss(a, &a->miss, &a->nmiss, r, sym);
 		while (m->order < a->req.nfiles && a->req.files[m->order] != r->file)
 			m->order++;
-		explain(a, m, sym);
 	}
 	qsort(a->miss, a->nmiss, sizeof(*a->miss), by_place);
 }
@@ -598,10 +598,11 @@ static json_t *base_json(const struct audit *a)
 }
 
 /*
- * The CPU the config builds for, from the tree's kconfig (loaded): the
- * value set in the "Processor family" choice (found through GENERIC_CPU,
- * one of its values in every tree kflavour knows), all values of that
- * choice (the report groups them as "cpu"), and X86_L1_CACHE_SHIFT.
+ * The CPU the config builds for, from the tree's kconfig when 'loaded'
+ * (else null, [] and null): the value set in the "Processor family" choice
+ * (found through GENERIC_CPU, one of its values in every tree kflavour
+ * knows), all values of that choice (the report groups them as "cpu"),
+ * and X86_L1_CACHE_SHIFT.
  */
 #define CPU_CHOICE_ANCHOR "GENERIC_CPU"
 
@@ -611,10 +612,10 @@ static void add_name(struct symbol *sym, void *arg)
 		json_array_append_new(arg, json_string(sym->name));
 }
 
-static void cpu_json(json_t *root)
+static void cpu_json(json_t *root, int loaded)
 {
-	struct symbol *anchor = sym_find(CPU_CHOICE_ANCHOR), *w = NULL;
-	struct symbol *shift = sym_find("X86_L1_CACHE_SHIFT");
+	struct symbol *anchor = loaded ? sym_find(CPU_CHOICE_ANCHOR) : NULL, *w = NULL;
+	struct symbol *shift = loaded ? sym_find("X86_L1_CACHE_SHIFT") : NULL;
 	struct menu *choice = anchor ? kf_choice_of(anchor) : NULL;
 	json_t *values = json_array(), *jshift = json_null();
 
@@ -656,13 +657,7 @@ static void write_json(const struct audit *a, const char *flavour, int ok, int l
 	json_object_set_new(root, "errors", errors);
 	json_object_set_new(root, "misses", misses);
 	json_object_set_new(root, "base", a->base_path ? base_json(a) : json_null());
-	if (loaded) {
-		cpu_json(root);
-	} else {
-		json_object_set_new(root, "cpu_choice", json_null());
-		json_object_set_new(root, "cpu_choice_values", json_array());
-		json_object_set_new(root, "l1_cache_shift", json_null());
-	}
+	cpu_json(root, loaded);
 	json_object_set_new(root, "ok", json_boolean(ok));
 	if (kf_record_write(root, a->json) < 0)
 		kf_die(2, "%s: %s", a->json, strerror(errno));
