@@ -416,9 +416,7 @@ static struct miss *add_miss(struct audit *a, struct miss **v, size_t *n,
 
 	*v = kf_xrealloc(*v, (*n + 1) * sizeof(**v));
 	m = &(*v)[(*n)++];
-	memset(m, 0, sizeof(*m));
-	m->req = r;
-	m->final = final_value(a, sym, r->name);
+	*m = (struct miss){ .req = r, .final = final_value(a, sym, r->name) };
 	explain(a, m, sym);
 	return m;
 }

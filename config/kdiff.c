@@ -119,13 +119,8 @@ static void add_diff(struct diff **v, size_t *n, const char *name,
 		     const char *va, const char *vb)
 {
 	*v = kf_xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n].name = name;
-	(*v)[*n].va = va;
-	(*v)[*n].vb = vb;
-	(*v)[*n].on_a = on(va);
-	(*v)[*n].on_b = on(vb);
-	(*v)[*n].menu = menu_path(name);
-	(*n)++;
+	(*v)[(*n)++] = (struct diff){ .name = name, .va = va, .vb = vb,
+				      .on_a = on(va), .on_b = on(vb), .menu = menu_path(name) };
 }
 
 static struct count *count_by_menu(const struct diff *d, size_t nd, size_t *nc)
@@ -139,9 +134,7 @@ static struct count *count_by_menu(const struct diff *d, size_t nd, size_t *nc)
 			;
 		if (j == *nc) {
 			c = kf_xrealloc(c, (*nc + 1) * sizeof(*c));
-			memset(&c[j], 0, sizeof(*c));
-			c[j].menu = d[i].menu;
-			(*nc)++;
+			c[(*nc)++] = (struct count){ .menu = d[i].menu };
 		}
 		c[j].n++;
 		if (!d[i].on_b)
