@@ -555,10 +555,8 @@ static json_t *miss_json(const struct miss *m)
 
 	for (p = m->detail; *p;) {
 		size_t n = strcspn(p, "\n");
-		char *line = kf_xasprintf("%.*s", (int)n, p);
 
-		json_array_append_new(detail, json_string(line));
-		free(line);
+		json_array_append_new(detail, json_stringn(p, n));
 		p += n + (p[n] == '\n');
 	}
 	json_object_set_new(o, "symbol", json_string(m->req->name));
@@ -719,16 +717,13 @@ static int print_prompts(char **names, int n)
 			continue;
 		}
 		v = kf_sym_menus(sym);
-		for (m = v; *m; m++) {
-			if (!file) {
-				file = MENU_FILE(*m);
-				line = (*m)->lineno;
-			}
-			if ((*m)->prompt && !prompt) {
+		for (m = v; *m; m++) {	/* the first definition with a prompt, else the first */
+			if (file && (prompt || !(*m)->prompt))
+				continue;
+			file = MENU_FILE(*m);
+			line = (*m)->lineno;
+			if ((*m)->prompt)
 				prompt = (*m)->prompt->text;
-				file = MENU_FILE(*m);
-				line = (*m)->lineno;
-			}
 		}
 		free(v);
 		json_object_set_new(all, names[i], json_pack("{s:o, s:o}",
@@ -813,11 +808,7 @@ int main(int argc, char **argv)
 	first = optind;
 	if (a.diff_b)
 		return diff_main(&a);
-	if (first >= argc)
-		usage();
-	if (olddefconfig && prompts)
-		usage();
-	if (!a.srctree || !a.config)
+	if (first >= argc || (olddefconfig && prompts) || !a.srctree || !a.config)
 		usage();
 	if (prompts) {
 		if (a.json || a.renames_path)
@@ -838,8 +829,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %zu problem%s in the fragments; nothing was merged\n",
 			kf_prog, a.req.nerr, a.req.nerr == 1 ? "" : "s");
 		if (a.json) {
-			if (a.srctree)	/* the record's header names the tree */
-				a.kernelversion = kf_tree_version(a.srctree, &a.kver);
+			/* The record's header names the tree. */
+			a.kernelversion = kf_tree_version(a.srctree, &a.kver);
 			write_json(&a, "", 0, 0);
 		}
 		audit_free(&a);
