@@ -118,12 +118,6 @@ static char *scaffold_fragments(const char *name)
 	return out.s;
 }
 
-static void write_new(const char *path, const char *text)
-{
-	if (kf_write_atomic(path, text, strlen(text)) < 0)
-		kf_die(2, "%s: %s", path, strerror(errno));
-}
-
 /* MODEL must be in the table and expected to pass: a flavour is booted on
  * its model. */
 static void check_model(const char *model)
@@ -243,7 +237,8 @@ int main(int argc, char **argv)
 		"group       = default\n",
 		name, prompt, cpu, model, prompt, cpu, list, model);
 	/* The fragment first: a recipe without its fragment would break make. */
-	write_new(fragment, fragtext);
+	if (kf_write_atomic(fragment, fragtext, strlen(fragtext)) < 0)
+		kf_die(2, "%s: %s", fragment, strerror(errno));
 	if (kf_write_atomic(recipe, recipetext, strlen(recipetext)) < 0) {
 		int e = errno;
 
