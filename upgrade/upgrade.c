@@ -45,7 +45,6 @@
 #include <lkc.h>
 #include <list.h>
 
-
 struct opts {
 	const char *srctree, *flavour, *old, *carried, *newprompts, *json;
 	const char *undecided, *audit, *old_boot, *new_boot, *renames;
@@ -101,17 +100,12 @@ static json_t *lines_json(const char *text)
 
 	for (p = text; *p;) {
 		size_t n = strcspn(p, "\n");
-		char *line = kf_xasprintf("%.*s", (int)n, p);
 
-		json_array_append_new(a, json_string(line));
-		free(line);
+		json_array_append_new(a, json_stringn(p, n));
 		p += n + (p[n] == '\n');
 	}
 	return a;
 }
-
-/* ---- fragments/renames ---------------------------------------------- */
-
 
 /* ---- the sections ---------------------------------------------------- */
 
@@ -143,12 +137,10 @@ static const char *value_in(const struct kf_fragset *fs, const char *name)
 
 static json_t *request_json(const struct kf_setting *s)
 {
-	char *line = strcmp(s->value, "n") != 0
-		? kf_xasprintf("%s:%d: CONFIG_%s=%s", s->file, s->line, s->name, s->value)
-		: kf_xasprintf("%s:%d: # CONFIG_%s is not set", s->file, s->line, s->name);
-	json_t *j = json_string(line);
+	char *setting = kf_setting_line(s->name, s->value);
+	json_t *j = json_sprintf("%s:%d: %s", s->file, s->line, setting);
 
-	free(line);
+	free(setting);
 	return j;
 }
 
@@ -185,7 +177,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		struct menu *pm;
 		const struct kf_setting *dec;
 		const char *value, *prompt;
-		char *was;
+		char *was, *setting;
 		json_t *o;
 
 		next = strchr(line, '\n');
@@ -197,7 +189,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 			       c->o->newprompts, lineno, err);
 		if (l.kind != KF_LINE_SET && l.kind != KF_LINE_UNSET)
 			continue;
-		name = kf_xasprintf("%.*s", (int)l.name_len, l.name);
+		name = kf_xstrndup(l.name, l.name_len);
 		sym = sym_find(name);
 		pm = kf_sym_known(sym) ? prompt_menu(sym) : NULL;
 		prompt = pm ? menu_get_prompt(pm) : "";
@@ -219,10 +211,9 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 			sb_addf(undecided, "# %s%s%s%s\n", prompt, *menu ? " [" : "", menu, *menu ? "]" : "");
 			if (was)
 				sb_addf(undecided, "# the old config had %s (fragments/renames)\n", was);
-			if (strcmp(value, "n") == 0)
-				sb_addf(undecided, "# CONFIG_%s is not set\n", name);
-			else
-				sb_addf(undecided, "CONFIG_%s=%s\n", name, value);
+			setting = kf_setting_line(name, value);
+			sb_addf(undecided, "%s\n", setting);
+			free(setting);
 		}
 		free(was);
 		free(menu);
@@ -469,12 +460,6 @@ static size_t boot_differences(json_t *boot)
 	return n;
 }
 
-static void write_text(const char *path, const char *text)
-{
-	if (kf_write_atomic(path, text, strlen(text)) < 0)
-		kf_die(2, "%s: %s", path, strerror(errno));
-}
-
 static void parse_args(struct opts *o, int argc, char **argv)
 {
 	/* Every option takes a value; val indexes where it goes. */
@@ -571,8 +556,8 @@ int main(int argc, char **argv)
 	if (kf_record_write(root, o.json))
 		kf_die(2, "%s: %s", o.json, strerror(errno));
 	json_decref(root);
-	if (o.undecided)
-		write_text(o.undecided, und.s);
+	if (o.undecided && kf_write_atomic(o.undecided, und.s, strlen(und.s)) < 0)
+		kf_die(2, "%s: %s", o.undecided, strerror(errno));
 	free(und.s);
 	free(kv);
 	kf_renames_free(&c.renames);
