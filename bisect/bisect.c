@@ -168,36 +168,38 @@ static char *record_value(json_t *rec, const char *on)
 	kf_die(2, "on=%s: want verdict, kunit:SUITE.CASE or fact:KEY", on);
 }
 
+/* Do the two records' values of 'on' differ? */
+static int values_differ(json_t *good, json_t *bad, const char *on)
+{
+	char *g = record_value(good, on), *b = record_value(bad, on);
+	int differ = strcmp(g, b) != 0;
+
+	free(g);
+	free(b);
+	return differ;
+}
+
 /* on= not given: the verdict, else the first KUnit case that differs. */
 static char *choose_on(json_t *good, json_t *bad)
 {
 	json_t *sides[2] = { bad, good }, *r;
-	char *on = kf_xstrdup("verdict"), *g = record_value(good, on), *b = record_value(bad, on);
-	int same = !strcmp(g, b);
 	size_t i;
 
-	free(g);
-	free(b);
-	if (!same)
-		return on;
+	if (values_differ(good, bad, "verdict"))
+		return kf_xstrdup("verdict");
 	for (int s = 0; s < 2; s++) {
 		json_t *res = json_object_get(json_object_get(sides[s], "ktap"), "results");
 
 		json_array_foreach(res, i, r) {
-			free(on);
-			on = kf_xasprintf("kunit:%s.%s",
-					  kf_json_str(r, "suite"),
-					  kf_json_str(r, "name"));
-			g = record_value(good, on);
-			b = record_value(bad, on);
-			same = !strcmp(g, b);
-			free(g);
-			free(b);
-			if (!same)
+			char *on = kf_xasprintf("kunit:%s.%s",
+						kf_json_str(r, "suite"),
+						kf_json_str(r, "name"));
+
+			if (values_differ(good, bad, on))
 				return on;
+			free(on);
 		}
 	}
-	free(on);
 	return NULL;
 }
 
@@ -308,6 +310,24 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
+/* work/steps/<hash>/config, the step's copy of work/.config: made when
+ * missing (or always); malloc'ed. */
+static char *keep_config(const struct run *r, const char *h, int always)
+{
+	char *dir = kf_xasprintf("%s/steps/%.16s", r->o.work, h);
+	char *keep = kf_xasprintf("%s/config", dir);
+	char *cfg = kf_xasprintf("%s/.config", r->o.work);
+
+	if (always || access(keep, R_OK)) {
+		kf_mkdir_p(dir);
+		if (copy_file(cfg, keep))
+			kf_die(2, "%s: %s", keep, strerror(errno));
+	}
+	free(dir);
+	free(cfg);
+	return keep;
+}
+
 /* Symbols of names[] whose value in c is bad's (in_bad) or good's. */
 static json_t *having(const struct kf_config *c, const struct kf_config *side,
 		      const char *const *names, size_t n, const char *const *subset,
@@ -349,15 +369,11 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 	char *log = kf_xasprintf("%s/build.log", dir);
 	char *bootout = kf_xasprintf("%s/boot.out", dir);
 	char *recpath = kf_xasprintf("%s/%s.json", dir, r->o.cpu);
-	char *cfg = kf_xasprintf("%s/.config", r->o.work);
-	char *keep = kf_xasprintf("%s/config", dir);
 	const char *outcome;
 	double bs = 0, ts = 0;
 	int rc;
 
-	kf_mkdir_p(dir);
-	if (copy_file(cfg, keep))
-		kf_die(2, "%s: %s", keep, strerror(errno));
+	free(keep_config(r, h, 1));	/* makes dir, with a copy of the config */
 	unlink(recpath);
 	rc = run_sh(r->o.cmd_build, "", log, &bs);
 	r->builds++;
@@ -389,8 +405,6 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 	free(log);
 	free(bootout);
 	free(recpath);
-	free(cfg);
-	free(keep);
 	return outcome;
 }
 
@@ -555,23 +569,20 @@ static json_t *console_diff(const char *good_log, const char *bad_log)
 	struct ld_diff d;
 	json_t *g = json_array(), *bd = json_array();
 
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return json_pack("{s:o, s:o}", "good", g, "bad", bd);
-	}
-	ld_log_parse(&la, a);
-	ld_log_parse(&lb, b);
-	ld_diff(&d, &la, &lb, 0);
-	for (size_t i = 0; i < d.n; i++) {
-		json_t *side = d.e[i].op == LD_DEL ? g : d.e[i].op == LD_ADD ? bd : NULL;
+	if (a && b) {
+		ld_log_parse(&la, a);
+		ld_log_parse(&lb, b);
+		ld_diff(&d, &la, &lb, 0);
+		for (size_t i = 0; i < d.n; i++) {
+			json_t *side = d.e[i].op == LD_DEL ? g : d.e[i].op == LD_ADD ? bd : NULL;
 
-		if (side && json_array_size(side) < MAX_CONSOLE)
-			json_array_append_new(side, json_string(d.e[i].text));
+			if (side && json_array_size(side) < MAX_CONSOLE)
+				json_array_append_new(side, json_string(d.e[i].text));
+		}
+		ld_diff_free(&d);
+		ld_log_free(&la);
+		ld_log_free(&lb);
 	}
-	ld_diff_free(&d);
-	ld_log_free(&la);
-	ld_log_free(&lb);
 	free(a);
 	free(b);
 	return json_pack("{s:o, s:o}", "good", g, "bad", bd);
@@ -742,17 +753,22 @@ static void same_boot_setup(const struct opts *o)
 	kf_recipe_free(&b);
 }
 
-static void read_flavour(const char *dir, const char *cpu, struct kf_config *c, char hash[65],
-			 json_t **rec)
+/* A flavour's config, its hash and boot record; the config counts as
+ * tested, with the given outcome. */
+static void read_flavour(struct run *r, const char *dir, const char *outcome,
+			 struct kf_config *c, char hash[65], json_t **rec)
 {
-	char *cfg = kf_xasprintf("%s/.config", dir), *rp = kf_xasprintf("%s/boot/%s.json", dir, cpu);
+	char *cfg = kf_xasprintf("%s/.config", dir), *boot = kf_xasprintf("%s/boot", dir);
+	char *rp = kf_xasprintf("%s/%s.json", boot, r->o.cpu);
 
 	read_config(c, cfg, "; make config first");
 	if (kf_sha256_file(cfg, hash) < 0)
 		kf_die(2, "%s: %s; make config first", cfg, strerror(errno));
 	*rec = load_record(rp, 1);
+	add_tested(r, hash, outcome, boot, cfg);
 	free(cfg);
 	free(rp);
+	free(boot);
 }
 
 int main(int argc, char **argv)
@@ -770,8 +786,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &r.o);
 	r.start = kf_now();
 	same_boot_setup(&r.o);
-	read_flavour(r.o.good_dir, r.o.cpu, &r.good0, r.good0_hash, &grec);
-	read_flavour(r.o.bad_dir, r.o.cpu, &r.bad0, r.bad0_hash, &brec);
+	read_flavour(&r, r.o.good_dir, "good", &r.good0, r.good0_hash, &grec);
+	read_flavour(&r, r.o.bad_dir, "bad", &r.bad0, r.bad0_hash, &brec);
 
 	r.on = r.o.on ? kf_xstrdup(r.o.on) : choose_on(grec, brec);
 	if (!r.on) {
@@ -812,17 +828,6 @@ int main(int argc, char **argv)
 	free(diff);
 	fflush(stdout);
 
-	{
-		char *gd = kf_xasprintf("%s/boot", r.o.good_dir), *bd = kf_xasprintf("%s/boot", r.o.bad_dir);
-		char *gc = kf_xasprintf("%s/.config", r.o.good_dir), *bc = kf_xasprintf("%s/.config", r.o.bad_dir);
-
-		add_tested(&r, r.good0_hash, "good", gd, gc);
-		add_tested(&r, r.bad0_hash, "bad", bd, bc);
-		free(gd);
-		free(bd);
-		free(gc);
-		free(bc);
-	}
 	G = r.good0;
 	B = r.bad0;
 	memset(&r.good0, 0, sizeof(r.good0));
@@ -835,7 +840,7 @@ int main(int argc, char **argv)
 		const char *outcome;
 		size_t tried = 0;
 		json_t *step, *old;
-		char *dir = NULL;
+		char *dir = NULL, *keep;
 
 		nd = kconf_diff(&G, &B, &diff);
 		if (!next_config(&r, &G, &B, diff, nd, &N, hash, &subset, &nsub, &from_bad, &tried)) {
@@ -867,33 +872,17 @@ int main(int argc, char **argv)
 					json_object_set(step, k, json_object_get(old, k));
 			json_object_set_new(step, "reused", json_string("in an earlier run"));
 			if (od) {
-				char *slash;
+				const char *slash = strrchr(od, '/');
 
-				dir = kf_xstrdup(od);
-				slash = strrchr(dir, '/');
-				if (slash)
-					*slash = '\0';
+				dir = slash ? kf_xstrndup(od, (size_t)(slash - od)) : kf_xstrdup(od);
 			}
 		} else {
 			outcome = test_config(&r, hash, step, &dir);
 		}
 		json_object_set_new(step, "outcome", json_string(outcome));
-		{
-			char *keep = kf_xasprintf("%s/steps/%.16s/config", r.o.work, hash);
-
-			if (access(keep, R_OK)) {
-				char *sd = kf_xasprintf("%s/steps/%.16s", r.o.work, hash);
-				char *cfg = kf_xasprintf("%s/.config", r.o.work);
-
-				kf_mkdir_p(sd);
-				if (copy_file(cfg, keep))
-					kf_die(2, "%s: %s", keep, strerror(errno));
-				free(sd);
-				free(cfg);
-			}
-			add_tested(&r, hash, outcome, dir, keep);
-			free(keep);
-		}
+		keep = keep_config(&r, hash, 0);
+		add_tested(&r, hash, outcome, dir, keep);
+		free(keep);
 		if (!strcmp(outcome, "good")) {
 			kf_config_free(&G);
 			G = N;
