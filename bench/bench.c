@@ -73,6 +73,7 @@ static const struct run none = { -1, -1 };
 /* What build.json says of one build. */
 struct build_rec {
 	long started, finished, compiled;
+	long cc_hits, cc_misses;	/* its "ccache" */
 	double cpu;
 };
 
@@ -272,11 +273,14 @@ static struct build_rec build_json(const char *out, const char *flavour)
 {
 	char *path = kf_xasprintf("%s/%s/%s/build.json", out, b.kver, flavour);
 	json_t *root = kf_record_read(path, KF_MUST, "see the log of the step that writes it");
+	json_t *cc = json_object_get(root, "ccache");
 	struct build_rec r;
 
 	r.started = kf_json_int(root, "started");
 	r.finished = kf_json_int(root, "finished");
 	r.compiled = kf_json_int(root, "compiled");
+	r.cc_hits = kf_json_int(cc, "hits");
+	r.cc_misses = kf_json_int(cc, "misses");
 	r.cpu = json_number_value(json_object_get(root, "cpu_seconds"));
 	json_decref(root);
 	free(path);
@@ -663,8 +667,7 @@ static void step_ccache(void)
 	char *cdir = xout("ccache-dir"), *log = xout("ccache.log"), *c1, *c2;
 	char *rm[] = { "rm", "-rf", cdir, NULL };
 	char *cd = kf_xasprintf("CCACHE_DIR=%s", cdir), *env[] = { cd, NULL };
-	char *j2;
-	json_t *root, *cc;
+	struct build_rec br;
 
 	unlink(log);
 	run(log, NULL, rm);
@@ -676,14 +679,10 @@ static void step_ccache(void)
 	c2 = scratch("ccache2", &log);
 	make_in(log, c2, "config", b.fl[0], NULL, env);
 	m.cc_warm = make_in(log, c2, "build", b.fl[0], "1", env);
-	j2 = kf_xasprintf("%s/%s/%s/build.json", c2, b.kver, b.fl[0]);
-	root = kf_record_read(j2, KF_MUST, "see the log of the step that writes it");
-	cc = json_object_get(root, "ccache");
-	m.cc_hits = kf_json_int(cc, "hits");
-	m.cc_misses = kf_json_int(cc, "misses");
-	json_decref(root);
+	br = build_json(c2, b.fl[0]);
+	m.cc_hits = br.cc_hits;
+	m.cc_misses = br.cc_misses;
 	say("  warm: %.0f s, ccache %ld hits / %ld misses", m.cc_warm.wall, m.cc_hits, m.cc_misses);
-	free(j2);
 	free(c1);
 	free(c2);
 	free(cdir);
@@ -740,15 +739,13 @@ static void step_distro(const char *first)
 {
 	char *log = xout("distro.log"), *cfg, *all;
 	char *fl[] = { (char *)b.distro };
-	struct build_rec br;
 
 	unlink(log);
 	m.d_config = make_in(log, first, "config", b.distro, NULL, NULL);
 	table();
 	m.d_make = make_in(log, first, NULL, b.distro, "0", NULL);
 	m.d_build = build_stage(first, fl, 1);
-	br = build_json(first, b.distro);
-	m.d_compiled = br.compiled;
+	m.d_compiled = build_json(first, b.distro).compiled;
 	say("  %s: config %.1f s, make %.0f s", b.distro, m.d_config.wall, m.d_make.wall);
 	table();
 	/* the report of the tiny flavours and the distro one side by side (a
