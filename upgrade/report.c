@@ -43,7 +43,7 @@ static void print_counts(json_t *flavours, const char *from, const char *to)
 	printf("upgrade %s -> %s\n", from, to);
 	printf("  %-20s %11s %9s %5s %7s %13s %10s\n", "flavour", "new-prompts",
 	       "undecided", "gone", "changed", "stop-applying", "boot-diffs");
-	json_array_foreach(flavours, i, f)
+	for (i = 0; i < json_array_size(flavours) && (f = json_array_get(flavours, i)); i++)
 		printf("  %-20s %11lld %9lld %5lld %7lld %13lld %10lld\n", str(f, "flavour"),
 		       count(f, "new_prompts"), count(f, "undecided"), count(f, "gone"),
 		       count(f, "changed"), count(f, "stop_applying"), count(f, "boot_differences"));
@@ -54,7 +54,7 @@ static void print_lines(json_t *a, const char *indent)
 	size_t i;
 	json_t *l;
 
-	json_array_foreach(a, i, l)
+	for (i = 0; i < json_array_size(a) && (l = json_array_get(a, i)); i++)
 		printf("%s%s\n", indent, json_string_value(l));
 }
 
@@ -65,20 +65,20 @@ static void print_details(json_t *f)
 
 	printf("\n== %s (linux %s)\n", str(f, "flavour"), str(f, "kernelversion"));
 	printf("new prompts (%lld; the value is olddefconfig's):\n", count(f, "new_prompts"));
-	json_array_foreach(json_object_get(f, "new_prompts"), i, e)
+	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++)
 		printf("  CONFIG_%s=%s  \"%s\" [%s]  %s%s%s%s\n", str(e, "symbol"), str(e, "value"),
 		       str(e, "prompt"), str(e, "menu"),
 		       json_is_string(json_object_get(e, "decided_by")) ? "decided by " : "needs a decision",
 		       str(e, "decided_by"), json_is_string(json_object_get(e, "was")) ? "; was " : "",
 		       str(e, "was"));
 	printf("gone (%lld):\n", count(f, "gone"));
-	json_array_foreach(json_object_get(f, "gone"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "gone")) && (e = json_array_get(json_object_get(f, "gone"), i)); i++) {
 		printf("  CONFIG_%s=%s -> %s: %s\n", str(e, "symbol"), str(e, "old"),
 		       kf_json_str_or(e, "successor", "(no successor)"), str(e, "note"));
 		print_lines(json_object_get(e, "requested_by"), "    requested by ");
 	}
 	printf("changed (%lld):\n", count(f, "changed"));
-	json_array_foreach(json_object_get(f, "changed"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "changed")) && (e = json_array_get(json_object_get(f, "changed"), i)); i++) {
 		printf("  CONFIG_%s: %s -> %s (%s) %s\n", str(e, "symbol"), str(e, "old"),
 		       str(e, "new"), str(e, "kind"), str(e, "reason"));
 		print_lines(json_object_get(e, "detail"), "    ");
@@ -87,7 +87,7 @@ static void print_details(json_t *f)
 	if (json_is_null(json_object_get(sa, "ok")))
 		printf("  (no audit of the new tree for this config)\n");
 	print_lines(json_object_get(sa, "errors"), "  ");
-	json_array_foreach(json_object_get(sa, "misses"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(sa, "misses")) && (e = json_array_get(json_object_get(sa, "misses"), i)); i++) {
 		printf("  %s:%lld: CONFIG_%s=%s requested, final %s\n", str(e, "file"),
 		       (long long)json_integer_value(json_object_get(e, "line")), str(e, "symbol"),
 		       str(e, "requested"), kf_json_str_or(e, "final", "(not set)"));
@@ -97,13 +97,13 @@ static void print_details(json_t *f)
 	}
 	printf("boot (%zu CPU model(s) booted on both trees):\n",
 	       json_array_size(json_object_get(f, "boot")));
-	json_array_foreach(json_object_get(f, "boot"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "boot")) && (e = json_array_get(json_object_get(f, "boot"), i)); i++) {
 		json_t *d;
 		size_t k;
 
 		printf("  %s: verdict %s -> %s\n", str(e, "cpu"), str(e, "old_verdict"),
 		       str(e, "new_verdict"));
-		json_array_foreach(json_object_get(e, "facts"), k, d)
+		for (k = 0; k < json_array_size(json_object_get(e, "facts")) && (d = json_array_get(json_object_get(e, "facts"), k)); k++)
 			printf("    %s: %s -> %s\n", str(d, "fact"), kf_json_str_or(d, "old", "(none)"),
 			       kf_json_str_or(d, "new", "(none)"));
 	}
@@ -145,7 +145,7 @@ static char *joined(json_t *a, const char *sep)
 	json_t *l;
 
 	sb_add(&sb, "");
-	json_array_foreach(a, i, l) {
+	for (i = 0; i < json_array_size(a) && (l = json_array_get(a, i)); i++) {
 		if (i)
 			sb_add(&sb, sep);
 		sb_add(&sb, json_string_value(l) ? json_string_value(l) : "");
@@ -167,7 +167,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	esc(sb, str(f, "flavour"));
 	sb_add(sb, "</h3>\n<h4>New prompts</h4>\n<table>\n");
 	row(sb, "th", 5, np_head);
-	json_array_foreach(json_object_get(f, "new_prompts"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++) {
 		char *dec = kf_xasprintf("%s%s%s", kf_json_str_or(e, "decided_by", "needs a decision"),
 					 json_is_string(json_object_get(e, "was")) ? "; was " : "", str(e, "was"));
 		const char *c[] = { str(e, "symbol"), str(e, "prompt"), str(e, "menu"), str(e, "value"), dec };
@@ -177,7 +177,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	}
 	sb_add(sb, "</table>\n<h4>Gone</h4>\n<table>\n");
 	row(sb, "th", 5, gone_head);
-	json_array_foreach(json_object_get(f, "gone"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "gone")) && (e = json_array_get(json_object_get(f, "gone"), i)); i++) {
 		char *by = joined(json_object_get(e, "requested_by"), "; ");
 		const char *c[] = { str(e, "symbol"), str(e, "old"), kf_json_str_or(e, "successor", "none known"),
 				    str(e, "note"), by };
@@ -187,7 +187,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	}
 	sb_add(sb, "</table>\n<h4>Changed</h4>\n<table>\n");
 	row(sb, "th", 5, ch_head);
-	json_array_foreach(json_object_get(f, "changed"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "changed")) && (e = json_array_get(json_object_get(f, "changed"), i)); i++) {
 		char *d = joined(json_object_get(e, "detail"), "\n");
 		const char *c[] = { str(e, "symbol"), str(e, "old"), str(e, "new"), str(e, "reason"), d };
 
@@ -196,7 +196,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	}
 	sb_add(sb, "</table>\n<h4>Fragments that stop applying</h4>\n<table>\n");
 	row(sb, "th", 5, sa_head);
-	json_array_foreach(json_object_get(json_object_get(f, "stop_applying"), "misses"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(json_object_get(f, "stop_applying"), "misses")) && (e = json_array_get(json_object_get(json_object_get(f, "stop_applying"), "misses"), i)); i++) {
 		char *where = kf_xasprintf("%s:%lld: CONFIG_%s", str(e, "file"),
 					   (long long)json_integer_value(json_object_get(e, "line")),
 					   str(e, "symbol"));
@@ -212,12 +212,12 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	}
 	sb_add(sb, "</table>\n<h4>Boot</h4>\n<table>\n");
 	row(sb, "th", 5, boot_head);
-	json_array_foreach(json_object_get(f, "boot"), i, e) {
+	for (i = 0; i < json_array_size(json_object_get(f, "boot")) && (e = json_array_get(json_object_get(f, "boot"), i)); i++) {
 		char *v = kf_xasprintf("%s -> %s", str(e, "old_verdict"), str(e, "new_verdict"));
 		json_t *d;
 		size_t k;
 
-		json_array_foreach(json_object_get(e, "facts"), k, d) {
+		for (k = 0; k < json_array_size(json_object_get(e, "facts")) && (d = json_array_get(json_object_get(e, "facts"), k)); k++) {
 			const char *c[] = { str(e, "cpu"), v, str(d, "fact"), kf_json_str_or(d, "old", "(none)"),
 					    kf_json_str_or(d, "new", "(none)") };
 
@@ -253,7 +253,7 @@ static char *html(json_t *flavours, const char *from, const char *to)
 	esc(&sb, to);
 	sb_add(&sb, "</h2>\n<table>\n");
 	row(&sb, "th", 7, head);
-	json_array_foreach(flavours, i, f) {
+	for (i = 0; i < json_array_size(flavours) && (f = json_array_get(flavours, i)); i++) {
 		char n[6][24];
 		const char *keys[] = { "new_prompts", "undecided", "gone", "changed",
 				       "stop_applying", "boot_differences" };
@@ -268,7 +268,7 @@ static char *html(json_t *flavours, const char *from, const char *to)
 		row(&sb, "td", 7, c);
 	}
 	sb_add(&sb, "</table>\n");
-	json_array_foreach(flavours, i, f)
+	for (i = 0; i < json_array_size(flavours) && (f = json_array_get(flavours, i)); i++)
 		html_flavour(&sb, f);
 	sb_add(&sb, "</section>\n</body></html>\n");
 	return sb.s;

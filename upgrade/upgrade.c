@@ -177,7 +177,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		struct menu *pm;
 		const struct kf_setting *dec;
 		const char *value, *prompt;
-		char *was, *setting;
+		char *was;
 		json_t *o;
 
 		next = strchr(line, '\n');
@@ -207,11 +207,12 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		json_object_set_new(o, "was", was ? json_string(was) : json_null());
 		json_array_append_new(a, o);
 		if (!dec) {
+			char *setting = kf_setting_line(name, value);
+
 			c->nundecided++;
 			sb_addf(undecided, "# %s%s%s%s\n", prompt, *menu ? " [" : "", menu, *menu ? "]" : "");
 			if (was)
 				sb_addf(undecided, "# the old config had %s (fragments/renames)\n", was);
-			setting = kf_setting_line(name, value);
 			sb_addf(undecided, "%s\n", setting);
 			free(setting);
 		}
