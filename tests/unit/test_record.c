@@ -20,26 +20,31 @@
 #include "../../lib/record.h"
 
 static char dir[] = "/tmp/kf-record-XXXXXX";
+static char *bad, *arr;	/* a broken JSON file (error on line 2); an array */
 
 static char *put(const char *name, const char *text)
 {
 	char *path = kf_xasprintf("%s/%s", dir, name);
 	FILE *f = fopen(path, "w");
 
-	assert_non_null(f);
+	if (!f)
+		kf_die(2, "%s: cannot write it", path);
 	fputs(text, f);
 	fclose(f);
 	return path;
 }
 
-/* What kf_record_read(path, need, "the fix") writes to stderr, and its exit
- * status (-1: it returned), from a child. */
+/* What kf_record_read(path, need, "the fix") writes to stderr, and the exit
+ * status of the child that called it: 10 or 11 when it returned an object
+ * or NULL (the path on the stack: the child exits holding no heap). */
 static char *run_read(const char *path, enum kf_need need, int *exit_status)
 {
-	char *err = kf_xasprintf("%s/stderr", dir), *text;
-	pid_t pid = fork();
+	char err[sizeof(dir) + 8], *text;
+	pid_t pid;
 	int status;
 
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		json_t *j;
@@ -56,7 +61,6 @@ static char *run_read(const char *path, enum kf_need need, int *exit_status)
 	text = kf_read_file(err, NULL);
 	assert_non_null(text);
 	unlink(err);
-	free(err);
 	return text;
 }
 
@@ -84,8 +88,6 @@ static void test_reads_an_object(void **state)
 /* KF_QUIET: NULL and nothing said, for a missing, broken or non-object file. */
 static void test_quiet(void **state)
 {
-	char *bad = put("bad.json", "{\"a\": 1,\n  oops}\n");
-	char *arr = put("arr.json", "[1, 2]\n");
 	char *missing = kf_xasprintf("%s/none.json", dir);
 	const char *paths[] = { bad, arr, missing };
 	int rc;
@@ -98,18 +100,12 @@ static void test_quiet(void **state)
 		assert_string_equal(said, "");
 		free(said);
 	}
-	unlink(bad);
-	unlink(arr);
-	free(bad);
-	free(arr);
 	free(missing);
 }
 
 /* KF_WARN: NULL after "path:line: what; fix"; KF_MUST: the same, exit 2. */
 static void test_warn_and_must(void **state)
 {
-	char *bad = put("bad.json", "{\"a\": 1,\n  oops}\n");
-	char *arr = put("arr.json", "[1, 2]\n");
 	char *want = kf_xasprintf(": %s:2: ", bad), *said;
 	int rc;
 
@@ -129,10 +125,6 @@ static void test_warn_and_must(void **state)
 	assert_int_equal(rc, 11);
 	assert_non_null(strstr(said, want));
 	free(said);
-	unlink(bad);
-	unlink(arr);
-	free(bad);
-	free(arr);
 	free(want);
 }
 
@@ -169,7 +161,13 @@ int main(void)
 	kf_prog = "test_record";
 	if (!mkdtemp(dir))
 		return 1;
+	bad = put("bad.json", "{\"a\": 1,\n  oops}\n");
+	arr = put("arr.json", "[1, 2]\n");
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(bad);
+	unlink(arr);
+	free(bad);
+	free(arr);
 	rmdir(dir);
 	return failed;
 }
