@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * One set of flags for every record: indented, in the order the writer
@@ -84,6 +85,40 @@ json_t *kf_record_read(const char *path, enum kf_need need, const char *fix)
 	if (need == KF_MUST)
 		kf_die(2, "%s%s: %s; %s", path, where, err.text, fix);
 	kf_warn("%s%s: %s; %s", path, where, err.text, fix);
+	return NULL;
+}
+
+json_t *kf_record_load(const char *path, const char *kind, enum kf_need need,
+		       const char *fix)
+{
+	static const char redo[] = "remove it, or run make clean";
+	json_t *j;
+	const char *got;
+	long long format;
+	char what[512];
+
+	if (need == KF_QUIET && access(path, F_OK) && errno == ENOENT)
+		return NULL;
+	j = kf_record_read(path, need == KF_QUIET ? KF_WARN : need, fix);
+	if (!j)
+		return NULL;
+	got = kf_json_str(j, "record");
+	format = kf_json_int(j, "format");
+	if (format < 1)
+		snprintf(what, sizeof(what), "no \"format\" in its header (a record from before "
+			 "formats, or not kflavour's); %s", redo);
+	else if (format > KF_RECORD_FORMAT)
+		snprintf(what, sizeof(what), "written by a newer kflavour (format %lld, this one "
+			 "reads %d); %s", format, KF_RECORD_FORMAT, redo);
+	else if (!got || strcmp(got, kind) != 0)
+		snprintf(what, sizeof(what), "a \"%s\" record where a \"%s\" record belongs; %s",
+			 got ? got : "(no kind)", kind, fix);
+	else
+		return j;
+	json_decref(j);
+	if (need == KF_MUST)
+		kf_die(2, "%s: %s", path, what);
+	kf_warn("%s: %s", path, what);
 	return NULL;
 }
 

@@ -49,6 +49,20 @@ enum kf_need {
  */
 json_t *kf_record_read(const char *path, enum kf_need need, const char *fix);
 
+/*
+ * A stage record of this kind ("config", "build", "boot"): kf_record_read's
+ * object when its header's "format" is an integer from 1 to
+ * KF_RECORD_FORMAT and its "record" is kind, else NULL. need says what a
+ * file that is not there means; a file that is there but is no such record
+ * is said whatever need is (KF_QUIET as KF_WARN): a record must not vanish
+ * unseen. Messages: "path: written by a newer kflavour (format 2, this one
+ * reads 1); remove it, or run make clean", the same fix for a header with
+ * no format (a record from before formats), and fix for another kind or
+ * broken JSON. lib/records.h reads the records into structs through it.
+ */
+json_t *kf_record_load(const char *path, const char *kind, enum kf_need need,
+		       const char *fix);
+
 /* A member's value when it has the type asked for, else NULL, NAN or -1. */
 const char *kf_json_str(const json_t *o, const char *key);
 const char *kf_json_str_or(const json_t *o, const char *key, const char *none);

@@ -14,6 +14,7 @@ endef
 $(eval $(call unit_test,test_recipe,,))
 $(eval $(call unit_test,test_util,,))
 $(eval $(call unit_test,test_record,lib/record.c,-ljansson))
+$(eval $(call unit_test,test_records,$(records_src),-ljansson))
 $(eval $(call unit_test,test_dotconfig,,))
 $(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * records.c - the stage records read into C structs, and the rules their
+ * readers share (records.h says what each reader guarantees).
+ */
+#include "records.h"
+#include "kf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- members, each missing when absent or of another type ---------------- */
+
+static char *str(const json_t *o, const char *key)
+{
+	const char *s = kf_json_str(o, key);
+
+	return s ? kf_xstrdup(s) : NULL;
+}
+
+/* 1 or 0 for a boolean member, -1 otherwise. */
+static int boolean(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+/* The strings of an array member, in its order; *n = 0 and NULL for none. */
+static char **strs(const json_t *o, const char *key, size_t *n)
+{
+	const json_t *a = json_object_get(o, key), *v;
+	char **s = NULL;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(a, i, v)
+		if (json_is_string(v)) {
+			s = kf_xrealloc(s, (*n + 1) * sizeof(*s));
+			s[(*n)++] = kf_xstrdup(json_string_value(v));
+		}
+	return s;
+}
+
+static void free_strs(char **s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+/* The record's object, its header read into h; NULL when path holds no such
+ * record (h then holds nothing). */
+static json_t *load(struct kf_rec_head *h, const char *path, const char *kind,
+		    enum kf_need need, const char *fix)
+{
+	json_t *j = kf_record_load(path, kind, need, fix);
+
+	if (!j)
+		return NULL;
+	h->path = kf_xstrdup(path);
+	h->format = kf_json_int(j, "format");
+	h->flavour = str(j, "flavour");
+	h->kver = str(j, "kver");
+	h->release = str(j, "release");
+	return j;
+}
+
+static void free_head(struct kf_rec_head *h)
+{
+	free(h->path);
+	free(h->flavour);
+	free(h->kver);
+	free(h->release);
+}
+
+/* ---- config.json ----------------------------------------------------------- */
+
+static void read_miss(struct kf_miss *m, const json_t *o)
+{
+	m->symbol = str(o, "symbol");
+	m->file = str(o, "file");
+	m->line = kf_json_int(o, "line");
+	m->requested = str(o, "requested");
+	m->final = str(o, "final");
+	m->reason = str(o, "reason");
+	m->kind = str(o, "kind");
+	m->detail = strs(o, "detail", &m->ndetail);
+	m->fix = str(o, "fix");
+}
+
+int kf_config_rec_read(struct kf_config_rec *c, const char *path,
+		       enum kf_need need, const char *fix)
+{
+	json_t *j, *misses, *m;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->requested = c->l1_cache_shift = -1;
+	c->ok = -1;
+	j = load(&c->h, path, "config", need, fix);
+	if (!j)
+		return -1;
+	c->config = str(j, "config");
+	c->fragments = strs(j, "fragments", &c->nfragments);
+	c->requested = kf_json_int(j, "requested");
+	c->errors = strs(j, "errors", &c->nerrors);
+	misses = json_object_get(j, "misses");
+	json_array_foreach(misses, i, m)
+		if (json_is_object(m)) {
+			c->misses = kf_xrealloc(c->misses, (c->nmisses + 1) * sizeof(*c->misses));
+			read_miss(&c->misses[c->nmisses++], m);
+		}
+	c->cpu_choice = str(j, "cpu_choice");
+	c->cpu_choice_values = strs(j, "cpu_choice_values", &c->ncpu_choice_values);
+	c->l1_cache_shift = kf_json_int(j, "l1_cache_shift");
+	c->ok = boolean(j, "ok");
+	json_decref(j);
+	return 0;
+}
+
+void kf_config_rec_free(struct kf_config_rec *c)
+{
+	free_head(&c->h);
+	free(c->config);
+	free_strs(c->fragments, c->nfragments);
+	free_strs(c->errors, c->nerrors);
+	for (size_t i = 0; i < c->nmisses; i++) {
+		struct kf_miss *m = &c->misses[i];
+
+		free(m->symbol);
+		free(m->file);
+		free(m->requested);
+		free(m->final);
+		free(m->reason);
+		free(m->kind);
+		free_strs(m->detail, m->ndetail);
+		free(m->fix);
+	}
+	free(c->misses);
+	free(c->cpu_choice);
+	free_strs(c->cpu_choice_values, c->ncpu_choice_values);
+	memset(c, 0, sizeof(*c));
+}
+
+static json_t *str_json(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+json_t *kf_miss_json(const struct kf_miss *m)
+{
+	json_t *detail = json_array();
+
+	for (size_t i = 0; i < m->ndetail; i++)
+		json_array_append_new(detail, json_string(m->detail[i]));
+	return json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "symbol", str_json(m->symbol), "file", str_json(m->file),
+			 "line", (json_int_t)m->line, "requested", str_json(m->requested),
+			 "final", str_json(m->final), "reason", str_json(m->reason),
+			 "kind", str_json(m->kind), "detail", detail, "fix", str_json(m->fix));
+}
+
+/* ---- build.json ------------------------------------------------------------ */
+
+static void read_run(struct kf_build_run *r, const json_t *o)
+{
+	r->compiled = kf_json_int(o, "compiled");
+	r->wall_seconds = kf_json_num(o, "wall_seconds");
+	r->cpu_seconds = kf_json_num(o, "cpu_seconds");
+	r->started = kf_json_int(o, "started");
+	r->finished = kf_json_int(o, "finished");
+	r->warnings = kf_json_int(o, "warnings");
+	r->warning_lines = strs(o, "warning_lines", &r->nwarning_lines);
+}
+
+int kf_build_rec_read(struct kf_build_rec *b, const char *path,
+		      enum kf_need need, const char *fix)
+{
+	const json_t *full, *cc, *v;
+	const char *key;
+	json_t *j;
+
+	memset(b, 0, sizeof(*b));
+	read_run(&b->run, NULL);	/* from no object: every figure missing */
+	read_run(&b->last_full, NULL);
+	b->ccache_enabled = -1;
+	b->ccache_hits = b->ccache_misses = b->objects = b->bzimage_bytes = -1;
+	b->code_bytes = b->text_span_bytes = -1;
+	j = load(&b->h, path, "build", need, fix);
+	if (!j)
+		return -1;
+	read_run(&b->run, j);
+	full = json_object_get(j, "last_full_build");
+	b->has_last_full = json_is_object(full);
+	read_run(&b->last_full, full);
+	cc = json_object_get(j, "ccache");
+	b->ccache_enabled = boolean(cc, "enabled");
+	b->ccache_hits = kf_json_int(cc, "hits");
+	b->ccache_misses = kf_json_int(cc, "misses");
+	b->distcc_hosts = str(j, "distcc_hosts");
+	b->objects = kf_json_int(j, "objects");
+	b->bzimage_bytes = kf_json_int(j, "bzimage_bytes");
+	b->bzimage_sha256 = str(j, "bzimage_sha256");
+	json_object_foreach(json_object_get(j, "sections"), key, v) {
+		b->sections = kf_xrealloc(b->sections, (b->nsections + 1) * sizeof(*b->sections));
+		b->sections[b->nsections].name = kf_xstrdup(key);
+		b->sections[b->nsections++].bytes = json_is_integer(v) ? json_integer_value(v) : -1;
+	}
+	b->code_bytes = kf_json_int(j, "code_bytes");
+	b->text_span_bytes = kf_json_int(j, "text_span_bytes");
+	b->march = str(j, "march");
+	b->mtune = str(j, "mtune");
+	b->flags_from = str(j, "flags_from");
+	json_decref(j);
+	return 0;
+}
+
+void kf_build_rec_free(struct kf_build_rec *b)
+{
+	free_head(&b->h);
+	free_strs(b->run.warning_lines, b->run.nwarning_lines);
+	free_strs(b->last_full.warning_lines, b->last_full.nwarning_lines);
+	free(b->distcc_hosts);
+	free(b->bzimage_sha256);
+	for (size_t i = 0; i < b->nsections; i++)
+		free(b->sections[i].name);
+	free(b->sections);
+	free(b->march);
+	free(b->mtune);
+	free(b->flags_from);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- boot/<cpu>.json ------------------------------------------------------- */
+
+static void read_ktap(struct kf_boot_rec *b, const json_t *ktap)
+{
+	const json_t *r;
+	size_t i;
+
+	b->ktap_passed = kf_json_int(ktap, "passed");
+	b->ktap_failed = kf_json_int(ktap, "failed");
+	b->ktap_skipped = kf_json_int(ktap, "skipped");
+	json_array_foreach(json_object_get(ktap, "results"), i, r) {
+		struct kf_ktap_case *c;
+
+		if (!json_is_object(r))
+			continue;
+		b->cases = kf_xrealloc(b->cases, (b->ncases + 1) * sizeof(*b->cases));
+		c = &b->cases[b->ncases++];
+		c->suite = str(r, "suite");
+		c->name = str(r, "name");
+		c->ok = boolean(r, "ok");
+		c->directive = str(r, "directive");
+	}
+}
+
+int kf_boot_rec_read(struct kf_boot_rec *b, const char *path,
+		     enum kf_need need, const char *fix)
+{
+	const json_t *console, *v;
+	const char *key;
+	json_t *j;
+
+	memset(b, 0, sizeof(*b));
+	b->exit_status = b->ktap_passed = b->ktap_failed = b->ktap_skipped = b->hwalign = -1;
+	b->wall_seconds = b->guest_seconds = NAN;
+	b->swiotlb_mapped = b->microcode_updated = b->end_marker = -1;
+	j = load(&b->h, path, "boot", need, fix);
+	if (!j)
+		return -1;
+	b->cpu = str(j, "cpu");
+	b->cpu_string = str(j, "cpu_string");
+	b->qemu_version = str(j, "qemu_version");
+	b->command = strs(j, "command", &b->ncommand);
+	b->cmdline = str(j, "cmdline");
+	b->bzimage_sha256 = str(j, "bzimage_sha256");
+	b->verdict = str(j, "verdict");
+	b->expected = str(j, "expected");
+	b->exit_status = kf_json_int(j, "exit_status");
+	b->wall_seconds = kf_json_num(j, "wall_seconds");
+	b->guest_seconds = kf_json_num(j, "guest_seconds");
+	read_ktap(b, json_object_get(j, "ktap"));
+	b->warnings = strs(j, "warnings", &b->nwarnings);
+	console = json_object_get(j, "console");
+	b->has_console = json_is_object(console);
+	b->swiotlb_mapped = boolean(console, "swiotlb_mapped");
+	b->microcode_updated = boolean(console, "microcode_updated");
+	b->end_marker = boolean(console, "end_marker");
+	b->hwalign = kf_json_int(console, "hwalign");
+	json_object_foreach(json_object_get(j, "facts"), key, v)
+		if (json_is_string(v)) {
+			b->facts = kf_xrealloc(b->facts, (b->nfacts + 1) * sizeof(*b->facts));
+			b->facts[b->nfacts].key = kf_xstrdup(key);
+			b->facts[b->nfacts++].val = kf_xstrdup(json_string_value(v));
+		}
+	json_decref(j);
+	return 0;
+}
+
+void kf_boot_rec_free(struct kf_boot_rec *b)
+{
+	free_head(&b->h);
+	free(b->cpu);
+	free(b->cpu_string);
+	free(b->qemu_version);
+	free_strs(b->command, b->ncommand);
+	free(b->cmdline);
+	free(b->bzimage_sha256);
+	free(b->verdict);
+	free(b->expected);
+	for (size_t i = 0; i < b->ncases; i++) {
+		free(b->cases[i].suite);
+		free(b->cases[i].name);
+		free(b->cases[i].directive);
+	}
+	free(b->cases);
+	free_strs(b->warnings, b->nwarnings);
+	for (size_t i = 0; i < b->nfacts; i++) {
+		free(b->facts[i].key);
+		free(b->facts[i].val);
+	}
+	free(b->facts);
+	memset(b, 0, sizeof(*b));
+}
+
+const char *kf_boot_fact(const struct kf_boot_rec *b, const char *key)
+{
+	for (size_t i = 0; i < b->nfacts; i++)
+		if (!strcmp(b->facts[i].key, key))
+			return b->facts[i].val;
+	return NULL;
+}
+
+/* ---- the rules ------------------------------------------------------------- */
+
+int kf_boot_current(const struct kf_boot_rec *b, const struct kf_build_rec *build)
+{
+	return !build || !build->bzimage_sha256 || !b->bzimage_sha256 ||
+	       !strcmp(b->bzimage_sha256, build->bzimage_sha256);
+}
+
+/* The order kf_boots_load sorts by (qsort has no argument for it). */
+static struct {
+	const char *const *names;
+	size_t n;
+} order_of;
+
+static size_t model_index(const struct kf_boot_rec *b)
+{
+	for (size_t i = 0; b->cpu && i < order_of.n; i++)
+		if (!strcmp(order_of.names[i], b->cpu))
+			return i;
+	return order_of.n;
+}
+
+static int by_model(const void *x, const void *y)
+{
+	const struct kf_boot_rec *a = x, *b = y;
+	size_t i = model_index(a), k = model_index(b);
+
+	if (i != k)
+		return i < k ? -1 : 1;
+	return strcmp(a->cpu ? a->cpu : "", b->cpu ? b->cpu : "");
+}
+
+static void push(struct kf_boot_rec **v, size_t *n, const struct kf_boot_rec *b)
+{
+	*v = kf_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = *b;
+}
+
+void kf_boots_load(struct kf_boots *bs, const char *dir, const struct kf_build_rec *build,
+		   const char *const *order, size_t norder)
+{
+	char *bdir = kf_xasprintf("%s/boot", dir);
+	size_t n;
+	char **names = kf_dir_names(bdir, ".json", &n);
+
+	memset(bs, 0, sizeof(*bs));
+	for (size_t i = 0; i < n; i++) {
+		char *path = kf_xasprintf("%s/%s", bdir, names[i]);
+		struct kf_boot_rec b;
+
+		if (!kf_boot_rec_read(&b, path, KF_WARN, "treated as missing")) {
+			if (kf_boot_current(&b, build))
+				push(&bs->cur, &bs->ncur, &b);
+			else
+				push(&bs->stale, &bs->nstale, &b);
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(bdir);
+	order_of.names = order;
+	order_of.n = order ? norder : 0;
+	if (bs->ncur)
+		qsort(bs->cur, bs->ncur, sizeof(*bs->cur), by_model);
+	if (bs->nstale)
+		qsort(bs->stale, bs->nstale, sizeof(*bs->stale), by_model);
+}
+
+void kf_boots_free(struct kf_boots *bs)
+{
+	for (size_t i = 0; i < bs->ncur; i++)
+		kf_boot_rec_free(&bs->cur[i]);
+	for (size_t i = 0; i < bs->nstale; i++)
+		kf_boot_rec_free(&bs->stale[i]);
+	free(bs->cur);
+	free(bs->stale);
+	memset(bs, 0, sizeof(*bs));
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * records.h - the stage records as C structs, read in one place with the
+ * rules their readers share (docs/architecture.md, "Records"):
+ *
+ *   <flavour>/config.json       struct kf_config_rec   kf_config_rec_read()
+ *   <flavour>/build.json        struct kf_build_rec    kf_build_rec_read()
+ *   <flavour>/boot/<cpu>.json   struct kf_boot_rec     kf_boot_rec_read()
+ *   a flavour's boots, current and stale              kf_boots_load()
+ *
+ * lib/record.c stays the one JSON layer: every reader here goes through its
+ * kf_record_load(). What a reader guarantees when it returns 0:
+ *  - the file held a JSON object whose header names this kind of record
+ *    ("record") in a format this kflavour reads ("format" from 1 to
+ *    KF_RECORD_FORMAT). Otherwise it returns -1, having said (whatever need
+ *    is, when the file is there) "path: what; fix": a newer format or none
+ *    at all "remove it, or run make clean"; another kind or broken JSON the
+ *    caller's fix. need says what a file that is not there means
+ *    (lib/record.h: KF_QUIET nothing, KF_WARN a warning, KF_MUST exit 2).
+ *  - every field below comes from the member of the same name (the schema
+ *    beside the writer) when the member has the schema's type. A member
+ *    that is absent, null or of another type stays missing: NULL for a
+ *    string, -1 for an integer or a boolean (1 true, 0 false), NAN for
+ *    seconds, no items for an array. Nothing is made up: the report shows
+ *    what is missing.
+ *  - arrays keep the record's order; an item of another type is left out
+ *    (a string array's non-strings, a fact whose value is not a string).
+ *  - strings are copies the struct owns: free it with its kind's _free(),
+ *    which is safe after -1 too (the reader zeroes the struct first).
+ * Members no tool reads are not kept: config.json's "base".
+ */
+#ifndef KF_RECORDS_H
+#define KF_RECORDS_H
+
+#include "record.h"
+
+#include <stddef.h>
+
+/* The header every record starts with (lib/record.h), and where it was. */
+struct kf_rec_head {
+	char *path;			/* the file read */
+	long long format;		/* 1..KF_RECORD_FORMAT */
+	char *flavour, *kver, *release;
+};
+
+/* ---- config.json (config/config.schema.json) ---------------------------- */
+
+/* A requested value the final config does not have (the schema's "miss"). */
+struct kf_miss {
+	char *symbol, *file;
+	long long line;
+	char *requested, *final, *reason, *kind;
+	char **detail;
+	size_t ndetail;
+	char *fix;
+};
+
+struct kf_config_rec {
+	struct kf_rec_head h;
+	char *config;			/* the merged config audited */
+	char **fragments;		/* in merge order */
+	size_t nfragments;
+	long long requested;
+	char **errors;			/* problems in the fragments themselves */
+	size_t nerrors;
+	struct kf_miss *misses;
+	size_t nmisses;
+	char *cpu_choice;		/* "MPSC", ... */
+	char **cpu_choice_values;	/* every value of that choice */
+	size_t ncpu_choice_values;
+	long long l1_cache_shift;	/* line bytes = 1 << shift */
+	int ok;				/* every requested value survived */
+};
+
+int kf_config_rec_read(struct kf_config_rec *c, const char *path,
+		       enum kf_need need, const char *fix);
+void kf_config_rec_free(struct kf_config_rec *c);
+/* A miss as config.json has it (its members in the audit's order), for a
+ * tool that passes misses on (upgrade.json). */
+json_t *kf_miss_json(const struct kf_miss *m);
+
+/* ---- build.json (build/build.schema.json) ------------------------------ */
+
+/* One build's figures: build.json's own (this build) and last_full_build's. */
+struct kf_build_run {
+	long long compiled;		/* objects compiled; 0: a no-op rebuild */
+	double wall_seconds, cpu_seconds;
+	long long started, finished;	/* epoch seconds */
+	long long warnings;
+	char **warning_lines;		/* the first few */
+	size_t nwarning_lines;
+};
+
+struct kf_section {
+	char *name;			/* ".text", ... */
+	long long bytes;
+};
+
+struct kf_build_rec {
+	struct kf_rec_head h;
+	struct kf_build_run run;	/* this build */
+	int has_last_full;		/* 1: last_full_build is an object */
+	struct kf_build_run last_full;	/* the last build that compiled */
+	int ccache_enabled;
+	long long ccache_hits, ccache_misses;
+	char *distcc_hosts;
+	long long objects, bzimage_bytes;
+	char *bzimage_sha256;
+	struct kf_section *sections;	/* in the record's order */
+	size_t nsections;
+	long long code_bytes, text_span_bytes;
+	char *march, *mtune, *flags_from;
+};
+
+int kf_build_rec_read(struct kf_build_rec *b, const char *path,
+		      enum kf_need need, const char *fix);
+void kf_build_rec_free(struct kf_build_rec *b);
+
+/* ---- boot/<cpu>.json (boot/boot.schema.json) --------------------------- */
+
+struct kf_ktap_case {
+	char *suite, *name;
+	int ok;
+	char *directive;		/* "SKIP why", "TODO why" or NULL */
+};
+
+struct kf_rec_fact {
+	char *key, *val;
+};
+
+struct kf_boot_rec {
+	struct kf_rec_head h;
+	char *cpu, *cpu_string, *qemu_version;
+	char **command;			/* QEMU's argv */
+	size_t ncommand;
+	char *cmdline, *bzimage_sha256, *verdict, *expected;
+	long long exit_status;
+	double wall_seconds, guest_seconds;
+	long long ktap_passed, ktap_failed, ktap_skipped;
+	struct kf_ktap_case *cases;	/* "ktap": "results" */
+	size_t ncases;
+	char **warnings;
+	size_t nwarnings;
+	int has_console;		/* 1: "console" is an object */
+	int swiotlb_mapped, microcode_updated, end_marker;
+	long long hwalign;
+	struct kf_rec_fact *facts;	/* in the record's order */
+	size_t nfacts;
+};
+
+int kf_boot_rec_read(struct kf_boot_rec *b, const char *path,
+		     enum kf_need need, const char *fix);
+void kf_boot_rec_free(struct kf_boot_rec *b);
+/* The value of fact key, or NULL. */
+const char *kf_boot_fact(const struct kf_boot_rec *b, const char *key);
+
+/*
+ * The current-boot rule: a boot is current when it booted the flavour's
+ * current bzImage, build.json's bzimage_sha256. 1 also when there is
+ * nothing to compare (build NULL, or either SHA-256 missing); 0 for a boot
+ * of an earlier build, which describes a kernel that is gone: no tool
+ * counts or shows it as a boot (the report and results name it).
+ */
+int kf_boot_current(const struct kf_boot_rec *b, const struct kf_build_rec *build);
+
+/* A flavour's boot records, split by kf_boot_current. */
+struct kf_boots {
+	struct kf_boot_rec *cur;	/* of the current bzImage */
+	size_t ncur;
+	struct kf_boot_rec *stale;	/* of an earlier one */
+	size_t nstale;
+};
+
+/*
+ * Every DIR/boot/<cpu>.json (DIR: the flavour's out/<kver>/<flavour>), split
+ * against build (its build.json; NULL when it has none). Both lists are in
+ * the CPU-model order of order[0..norder) when order is given (models not
+ * in it after those that are), and by CPU model name after that. A record
+ * that cannot be read is in neither, after a warning ("...; treated as
+ * missing"). No boot directory: two empty lists.
+ */
+void kf_boots_load(struct kf_boots *bs, const char *dir, const struct kf_build_rec *build,
+		   const char *const *order, size_t norder);
+void kf_boots_free(struct kf_boots *bs);
+
+#endif /* KF_RECORDS_H */
