@@ -28,8 +28,8 @@ qemu_bios ?= /usr/share/qemu/qboot.rom
 boot_timeout ?= 180
 hang_timeout ?= 30
 
-$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c lib/record.c lib/proc.c,-ljansson -lcrypto -lm))
-$(eval $(call tool,boot-results,boot/results.c lib/record.c,-ljansson))
+$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c $(records_src) lib/proc.c,-ljansson -lcrypto -lm))
+$(eval $(call tool,boot-results,boot/results.c $(records_src),-ljansson))
 $(tools)/boot-runner: boot/logparse.h boot/console.h
 
 # The guest init: static, stripped (no build paths), not a host tool.

@@ -10,13 +10,20 @@
  * --check: the records of this make run: prints a summary and exits 1 if
  * any has a verdict other than the expected one (a missing record counts).
  * Both files are written atomically.
+ *
+ * A RECORD of an earlier bzImage than its flavour's build.json names
+ * (<flavour>/boot/<cpu>.json beside <flavour>/build.json; the current-boot
+ * rule of lib/records.h) describes a kernel that is gone: as in the report,
+ * it is neither a subtest nor a testcase, and is named instead: a "# left
+ * out" line after results.ktap's plan, a line of junit.xml's testsuite
+ * <system-out>. To --check it is a boot not as expected.
  */
 #include "../lib/kf.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,27 +106,46 @@ static void put_ktap_name(struct strbuf *b, const char *first, const char *secon
 }
 
 struct rec {
-	const char *path;
-	json_t *j;
-	const char *flavour, *kver, *cpu, *verdict, *expected;
+	struct kf_boot_rec b;
+	const char *path, *flavour, *kver, *cpu, *verdict, *expected;
 	double wall;
-	int as_expected;
+	int as_expected, current;
 };
+
+/* The record's flavour's build.json: <flavour>/boot/<cpu>.json's
+ * <flavour>/build.json; NULL when the record lies elsewhere. */
+static char *build_json_of(const char *record)
+{
+	const char *end = strrchr(record, '/'), *start = end;
+
+	while (start && start > record && start[-1] != '/')
+		start--;
+	if (!end || end - start != 4 || strncmp(start, "boot", 4) != 0)
+		return NULL;
+	return kf_xasprintf("%.*sbuild.json", (int)(start - record), record);
+}
 
 static int load(const char *path, struct rec *r)
 {
+	struct kf_build_rec build = { 0 };
+	char *bp;
+
 	memset(r, 0, sizeof(*r));
-	r->path = path;
-	r->j = kf_record_read(path, KF_WARN, "remove it, and make boots again");
-	if (!r->j)
+	if (kf_boot_rec_read(&r->b, path, KF_WARN, "remove it, and make boots again"))
 		return -1;
-	r->flavour = kf_json_str_or(r->j, "flavour", "?");
-	r->kver = kf_json_str_or(r->j, "kver", "?");
-	r->cpu = kf_json_str_or(r->j, "cpu", "?");
-	r->verdict = kf_json_str_or(r->j, "verdict", "?");
-	r->expected = kf_json_str_or(r->j, "expected", "pass");
-	r->wall = json_number_value(json_object_get(r->j, "wall_seconds"));
+	r->path = path;
+	r->flavour = r->b.h.flavour ? r->b.h.flavour : "?";
+	r->kver = r->b.h.kver ? r->b.h.kver : "?";
+	r->cpu = r->b.cpu ? r->b.cpu : "?";
+	r->verdict = r->b.verdict ? r->b.verdict : "?";
+	r->expected = r->b.expected ? r->b.expected : "pass";
+	r->wall = isnan(r->b.wall_seconds) ? 0 : r->b.wall_seconds;
 	r->as_expected = !strcmp(r->verdict, r->expected);
+	bp = build_json_of(path);
+	r->current = !bp || kf_build_rec_read(&build, bp, KF_QUIET, "treated as missing") ||
+		     kf_boot_current(&r->b, &build);
+	kf_build_rec_free(&build);
+	free(bp);
 	return 0;
 }
 
@@ -155,33 +181,39 @@ static char *log_tail(const char *json, int want)
 	return text;
 }
 
-static void write_ktap(const char *path, struct rec *recs, size_t n)
+/* What names a left-out boot of an earlier bzImage (its path: put_ktap or put_xml). */
+#define GONE "left out, a boot of an earlier %s bzImage than build.json's: "
+
+static void write_ktap(const char *path, const struct rec *recs, size_t n,
+		       const struct rec *gone, size_t ngone)
 {
 	struct strbuf b = { 0 };
 
 	sb_addf(&b, "KTAP version 1\n1..%zu\n", n);
+	for (size_t i = 0; i < ngone; i++) {
+		sb_addf(&b, "# " GONE, gone[i].flavour);
+		put_ktap(&b, gone[i].path, "\n\r", ' ');
+		sb_add(&b, "\n");
+	}
 	for (size_t i = 0; i < n; i++) {
-		struct rec *r = &recs[i];
-		json_t *results = json_object_get(json_object_get(r->j, "ktap"), "results");
-		size_t nres = json_array_size(results), k;
-		json_t *t;
+		const struct rec *r = &recs[i];
 
 		sb_add(&b, "    KTAP version 1\n    # Subtest: ");
 		put_ktap_name(&b, r->flavour, r->cpu);
-		sb_addf(&b, "\n    1..%zu\n", nres + 1);
+		sb_addf(&b, "\n    1..%zu\n", r->b.ncases + 1);
 		sb_addf(&b, "    # %s: verdict %s, expected %s\n", r->path, r->verdict, r->expected);
 		sb_addf(&b, "    %s 1 verdict_is_%s\n", r->as_expected ? "ok" : "not ok", r->expected);
-		json_array_foreach(results, k, t) {
-			int ok = json_is_true(json_object_get(t, "ok"));
-			const char *dir = kf_json_str(t, "directive");
+		for (size_t k = 0; k < r->b.ncases; k++) {
+			const struct kf_ktap_case *t = &r->b.cases[k];
+			int ok = t->ok == 1;
+			const char *dir = t->directive;
 
 			/* The boot's own directive, as its console had it: a
 			 * TODO test is one that failed ("not ok ... # TODO"). */
 			if (dir && !strncasecmp(dir, "todo", 4))
 				ok = 0;
 			sb_addf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
-			put_ktap_name(&b, kf_json_str_or(t, "suite", ""),
-				      kf_json_str_or(t, "name", "?"));
+			put_ktap_name(&b, t->suite ? t->suite : "", t->name ? t->name : "?");
 			if (dir) {
 				/* a directive's text: one line */
 				sb_add(&b, " # ");
@@ -202,7 +234,8 @@ static void write_ktap(const char *path, struct rec *recs, size_t n)
 	free(b.s);
 }
 
-static void write_junit(const char *path, struct rec *recs, size_t n)
+static void write_junit(const char *path, const struct rec *recs, size_t n,
+			const struct rec *gone, size_t ngone)
 {
 	struct strbuf b = { 0 };
 	size_t failures = 0;
@@ -218,7 +251,7 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 	sb_addf(&b, "  <testsuite name=\"boot\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" time=\"%.2f\">\n",
 	     n, failures, total);
 	for (size_t i = 0; i < n; i++) {
-		struct rec *r = &recs[i];
+		const struct rec *r = &recs[i];
 
 		sb_add(&b, "    <testcase classname=\"");
 		put_xml(&b, r->kver, 1);
@@ -229,8 +262,6 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 		sb_addf(&b, "\" time=\"%.2f\">\n", r->wall);
 		if (!r->as_expected) {
 			char *tail = log_tail(r->path, 40);
-			json_t *w = json_object_get(r->j, "warnings"), *t;
-			size_t k;
 
 			sb_add(&b, "      <failure type=\"");
 			put_xml(&b, r->verdict, 1);
@@ -239,8 +270,8 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 			sb_add(&b, ", expected ");
 			put_xml(&b, r->expected, 1);
 			sb_add(&b, "\">");
-			json_array_foreach(w, k, t) {
-				put_xml(&b, json_string_value(t) ? json_string_value(t) : "", 0);
+			for (size_t k = 0; k < r->b.nwarnings; k++) {
+				put_xml(&b, r->b.warnings[k], 0);
 				sb_add(&b, "\n");
 			}
 			if (tail) {
@@ -258,6 +289,11 @@ static void write_junit(const char *path, struct rec *recs, size_t n)
 		put_xml(&b, r->expected, 0);
 		sb_add(&b, "</system-out>\n    </testcase>\n");
 	}
+	for (size_t i = 0; i < ngone; i++) {
+		sb_addf(&b, "%s" GONE, i ? "\n" : "    <system-out>", gone[i].flavour);
+		put_xml(&b, gone[i].path, 0);
+	}
+	sb_add(&b, ngone ? "</system-out>\n" : "");
 	sb_add(&b, "  </testsuite>\n</testsuites>\n");
 	if (kf_write_atomic(path, b.s, b.len))
 		kf_die(2, "%s: %s", path, strerror(errno));
@@ -274,8 +310,8 @@ int main(int argc, char **argv)
 	};
 	const char *ktap = NULL, *junit = NULL;
 	const char **check = NULL;
-	size_t nr_check = 0, n = 0;
-	struct rec *recs;
+	size_t nr_check = 0, n = 0, ngone = 0;
+	struct rec *recs, *gone, r;
 	int c, rc = 0;
 
 	kf_prog = "boot-results";
@@ -293,26 +329,33 @@ int main(int argc, char **argv)
 		}
 	}
 	recs = kf_xmalloc((size_t)(argc - optind) * sizeof(*recs));
+	gone = kf_xmalloc((size_t)(argc - optind) * sizeof(*gone));
 	for (int i = optind; i < argc; i++)
-		if (!load(argv[i], &recs[n]))
-			n++;
+		if (!load(argv[i], &r)) {
+			if (r.current)
+				recs[n++] = r;
+			else
+				gone[ngone++] = r;
+		}
 	if (ktap)
-		write_ktap(ktap, recs, n);
+		write_ktap(ktap, recs, n, gone, ngone);
 	if (junit)
-		write_junit(junit, recs, n);
+		write_junit(junit, recs, n, gone, ngone);
 
 	if (nr_check) {
 		size_t bad = 0;
 
 		for (size_t i = 0; i < nr_check; i++) {
-			struct rec r;
-
 			if (load(check[i], &r)) {
 				printf("          %s: no boot record\n", check[i]);
 				bad++;
 				continue;
 			}
-			if (!r.as_expected) {
+			if (!r.current) {
+				printf("          %s on %s: booted an earlier bzImage than build.json's; make boots it again (%s)\n",
+				       r.flavour, r.cpu, r.path);
+				bad++;
+			} else if (!r.as_expected) {
 				char *lp = log_path(r.path);
 
 				printf("          %s on %s: %s, expected %s; see %s\n", r.flavour,
@@ -320,7 +363,7 @@ int main(int argc, char **argv)
 				free(lp);
 				bad++;
 			}
-			json_decref(r.j);
+			kf_boot_rec_free(&r.b);
 		}
 		if (bad) {
 			printf("  BOOTS   %zu of %zu boots not as expected (listed above)\n",
@@ -331,8 +374,11 @@ int main(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		json_decref(recs[i].j);
+		kf_boot_rec_free(&recs[i].b);
+	for (size_t i = 0; i < ngone; i++)
+		kf_boot_rec_free(&gone[i].b);
 	free(recs);
+	free(gone);
 	free(check);
 	return rc;
 }
