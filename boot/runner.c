@@ -35,7 +35,7 @@
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -166,13 +166,14 @@ static json_t *facts_json(const struct kf_log *log)
 	return f;
 }
 
-static json_t *warnings_json(const struct kf_log *log)
+/* A JSON array of n strings: a log's warnings, a record's command. */
+static json_t *strs_json(char *const *s, size_t n)
 {
-	json_t *w = json_array();
+	json_t *a = json_array();
 
-	for (size_t i = 0; i < log->nr_warnings; i++)
-		json_array_append_new(w, json_string(log->warnings[i]));
-	return w;
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(s[i]));
+	return a;
 }
 
 /* What the report shows of the console besides facts (docs/boot.md). */
@@ -232,7 +233,8 @@ static json_t *boot_record(const struct boot_facts *in, const struct kf_log *log
 	json_object_set_new(rec, "wall_seconds", seconds(in->wall));
 	json_object_set_new(rec, "guest_seconds", seconds(log->guest_seconds));
 	json_object_set_new(rec, "ktap", ktap_json(log));
-	json_object_set_new(rec, "warnings", warnings ? warnings : warnings_json(log));
+	json_object_set_new(rec, "warnings", warnings ? warnings :
+			    strs_json(log->warnings, log->nr_warnings));
 	json_object_set_new(rec, "console", console_json(log));
 	json_object_set_new(rec, "facts", facts_json(log));
 	return rec;
@@ -258,7 +260,7 @@ static int parse_mode(const char *path, const char *nonce)
 		      "exit_status", log.exit_known ? json_integer(log.exit_status) : json_null(),
 		      "guest_seconds", seconds(log.guest_seconds),
 		      "ktap", ktap_json(&log),
-		      "warnings", warnings_json(&log),
+		      "warnings", strs_json(log.warnings, log.nr_warnings),
 		      "console", console_json(&log),
 		      "facts", facts_json(&log));
 	text = kf_record_text(j);
@@ -273,10 +275,8 @@ static int parse_mode(const char *path, const char *nonce)
 
 /* ---- --replay ---- */
 
-static const char *need_str(const json_t *rec, const char *path, const char *key)
+static const char *need_str(const char *v, const char *path, const char *key)
 {
-	const char *v = kf_json_str(rec, key);
-
 	if (!v)
 		kf_die(2, "%s: no \"%s\" string; give a boot record the runner wrote", path, key);
 	return v;
@@ -285,14 +285,15 @@ static const char *need_str(const json_t *rec, const char *path, const char *key
 static int replay_mode(const char *path)
 {
 	size_t len = strlen(path);
-	json_t *old, *rec, *wall, *warnings = NULL;
+	struct kf_boot_rec old;
+	json_t *rec, *warnings = NULL;
 	struct kf_log log;
 	enum kf_verdict v;
 	char *log_path;
 
 	if (len < 5 || strcmp(path + len - 5, ".json") != 0)
 		kf_die(2, "%s: want DIR/<cpu>.json, with its log beside it as DIR/<cpu>.log", path);
-	old = kf_record_read(path, KF_MUST, "give a boot record the runner wrote");
+	kf_boot_rec_read(&old, path, KF_MUST, "give a boot record the runner wrote");
 	log_path = kf_xasprintf("%.*s.log", (int)(len - 5), path);
 	kf_log_init(&log);
 	if (kf_log_parse_file(&log, log_path))
@@ -300,29 +301,28 @@ static int replay_mode(const char *path)
 	v = kf_log_verdict(&log);
 	/* QEMU's stderr lines: only the live runner had them. */
 	if (v == KF_QEMU_ERROR)
-		warnings = json_incref(json_object_get(old, "warnings"));
-	wall = json_object_get(old, "wall_seconds");
-	if (!json_is_array(json_object_get(old, "command")))
+		warnings = strs_json(old.warnings, old.nwarnings);
+	if (!old.ncommand)
 		kf_die(2, "%s: no \"command\" array; give a boot record the runner wrote", path);
 
 	struct boot_facts in = {
-		.flavour = need_str(old, path, "flavour"),
-		.kver = kf_json_str(old, "kver"),
-		.cpu = need_str(old, path, "cpu"),
-		.cpu_string = need_str(old, path, "cpu_string"),
-		.qemu_version = kf_json_str(old, "qemu_version"),
-		.cmdline = need_str(old, path, "cmdline"),
-		.bzimage_sha256 = need_str(old, path, "bzimage_sha256"),
-		.expected = need_str(old, path, "expected"),
-		.command = json_incref(json_object_get(old, "command")),
+		.flavour = need_str(old.h.flavour, path, "flavour"),
+		.kver = old.h.kver,
+		.cpu = need_str(old.cpu, path, "cpu"),
+		.cpu_string = need_str(old.cpu_string, path, "cpu_string"),
+		.qemu_version = old.qemu_version,
+		.cmdline = need_str(old.cmdline, path, "cmdline"),
+		.bzimage_sha256 = need_str(old.bzimage_sha256, path, "bzimage_sha256"),
+		.expected = need_str(old.expected, path, "expected"),
+		.command = strs_json(old.command, old.ncommand),
 		.exit_status = log.exit_known ? json_integer(log.exit_status) : json_null(),
-		.wall = json_is_number(wall) ? json_number_value(wall) : -1,
+		.wall = isnan(old.wall_seconds) ? -1 : old.wall_seconds,
 	};
 	rec = boot_record(&in, &log, v, warnings);
 	if (kf_record_write(rec, path))
 		kf_die(2, "%s: %s", path, strerror(errno));
 	json_decref(rec);
-	json_decref(old);
+	kf_boot_rec_free(&old);
 	kf_log_free(&log);
 	free(log_path);
 	return 0;
