@@ -38,7 +38,7 @@
 #include "../report/report.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -131,37 +131,31 @@ static int run_sh(const char *cmd, const char *arg, const char *log, double *sec
 
 /* ---- boot records ----------------------------------------------------- */
 
-static json_t *load_record(const char *path, int must)
+static int load_record(struct kf_boot_rec *rec, const char *path, int must)
 {
-	return kf_record_read(path, must ? KF_MUST : KF_QUIET,
-			      "boot it first (make bisect boots both flavours)");
+	return kf_boot_rec_read(rec, path, must ? KF_MUST : KF_QUIET,
+				"boot it first (make bisect boots both flavours)");
 }
 
 /* The value 'on' names in a boot record; malloc'ed. */
-static char *record_value(json_t *rec, const char *on)
+static char *record_value(const struct kf_boot_rec *rec, const char *on)
 {
-	if (!strcmp(on, "verdict")) {
-		const char *v = kf_json_str(rec, "verdict");
-
-		return kf_xstrdup(v ? v : "none");
-	}
+	if (!strcmp(on, "verdict"))
+		return kf_xstrdup(rec->verdict ? rec->verdict : "none");
 	if (!strncmp(on, "fact:", 5)) {
-		const char *v = kf_json_str(json_object_get(rec, "facts"), on + 5);
+		const char *v = kf_boot_fact(rec, on + 5);
 
 		return kf_xstrdup(v ? v : "absent");
 	}
 	if (!strncmp(on, "kunit:", 6)) {
 		const char *dot = strchr(on + 6, '.');
-		json_t *res = json_object_get(json_object_get(rec, "ktap"), "results"), *r;
-		size_t i;
 
-		json_array_foreach(res, i, r) {
-			const char *suite = kf_json_str(r, "suite");
-			const char *name = kf_json_str(r, "name");
+		for (size_t i = 0; i < rec->ncases; i++) {
+			const char *suite = rec->cases[i].suite, *name = rec->cases[i].name;
 
 			if (suite && name && dot && strlen(suite) == (size_t)(dot - on - 6) &&
 			    !strncmp(suite, on + 6, strlen(suite)) && !strcmp(name, dot + 1))
-				return kf_xstrdup(json_is_true(json_object_get(r, "ok")) ? "ok" : "not ok");
+				return kf_xstrdup(rec->cases[i].ok == 1 ? "ok" : "not ok");
 		}
 		return kf_xstrdup("absent");
 	}
@@ -169,7 +163,8 @@ static char *record_value(json_t *rec, const char *on)
 }
 
 /* Do the two records' values of 'on' differ? */
-static int values_differ(json_t *good, json_t *bad, const char *on)
+static int values_differ(const struct kf_boot_rec *good, const struct kf_boot_rec *bad,
+			 const char *on)
 {
 	char *g = record_value(good, on), *b = record_value(bad, on);
 	int differ = strcmp(g, b) != 0;
@@ -180,20 +175,16 @@ static int values_differ(json_t *good, json_t *bad, const char *on)
 }
 
 /* on= not given: the verdict, else the first KUnit case that differs. */
-static char *choose_on(json_t *good, json_t *bad)
+static char *choose_on(const struct kf_boot_rec *good, const struct kf_boot_rec *bad)
 {
-	json_t *sides[2] = { bad, good }, *r;
-	size_t i;
+	const struct kf_boot_rec *sides[2] = { bad, good };
 
 	if (values_differ(good, bad, "verdict"))
 		return kf_xstrdup("verdict");
 	for (int s = 0; s < 2; s++) {
-		json_t *res = json_object_get(json_object_get(sides[s], "ktap"), "results");
-
-		json_array_foreach(res, i, r) {
-			char *on = kf_xasprintf("kunit:%s.%s",
-						kf_json_str(r, "suite"),
-						kf_json_str(r, "name"));
+		for (size_t i = 0; i < sides[s]->ncases; i++) {
+			char *on = kf_xasprintf("kunit:%s.%s", sides[s]->cases[i].suite,
+						sides[s]->cases[i].name);
 
 			if (values_differ(good, bad, on))
 				return on;
@@ -204,18 +195,15 @@ static char *choose_on(json_t *good, json_t *bad)
 }
 
 /* Facts the two records disagree on, for the refusal's hint. */
-static char *differing_facts(json_t *good, json_t *bad)
+static char *differing_facts(const struct kf_boot_rec *good, const struct kf_boot_rec *bad)
 {
 	struct strbuf sb = { 0 };
-	const char *key;
-	json_t *v, *gf = json_object_get(good, "facts");
 
 	sb_add(&sb, "");
-	json_object_foreach(json_object_get(bad, "facts"), key, v) {
-		const char *g = kf_json_str(gf, key);
+	for (size_t i = 0; i < bad->nfacts; i++) {
+		const char *key = bad->facts[i].key, *g = kf_boot_fact(good, key);
 
-		if (g && json_string_value(v) && strcmp(g, json_string_value(v)) != 0 &&
-		    strncmp(key, "uname.", 6) != 0)
+		if (g && strcmp(g, bad->facts[i].val) != 0 && strncmp(key, "uname.", 6) != 0)
 			sb_addf(&sb, "%s%s", sb.len ? ", " : "", key);
 	}
 	return sb.s;
@@ -386,19 +374,20 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 		json_object_set_new(step, "verdict", json_null());
 		json_object_set_new(step, "value", json_null());
 	} else {
+		struct kf_boot_rec rec;
+
 		rc = run_sh(r->o.cmd_boot, dir, bootout, &ts);
-		json_t *rec = rc == 0 || rc == 1 ? load_record(recpath, 0) : NULL;
-		if (!rec)
+		if ((rc != 0 && rc != 1) || load_record(&rec, recpath, 0))
 			kf_die(2, "the boot of %s failed to run (exit %d); see %s", dir, rc, bootout);
-		char *v = record_value(rec, r->on);
+		char *v = record_value(&rec, r->on);
 
 		outcome = !strcmp(v, r->good_value) ? "good" : !strcmp(v, r->bad_value) ? "bad" : "skip";
 		json_object_set_new(step, "boot_seconds", seconds(ts));
-		json_object_set(step, "verdict", json_object_get(rec, "verdict"));
+		json_object_set_new(step, "verdict", rec.verdict ? json_string(rec.verdict) : json_null());
 		json_object_set_new(step, "value", json_string(v));
 		json_object_set_new(step, "record", json_string(recpath));
 		free(v);
-		json_decref(rec);
+		kf_boot_rec_free(&rec);
 		*dirp = kf_xstrdup(dir);
 	}
 	free(dir);
@@ -756,7 +745,7 @@ static void same_boot_setup(const struct opts *o)
 /* A flavour's config, its hash and boot record; the config counts as
  * tested, with the given outcome. */
 static void read_flavour(struct run *r, const char *dir, const char *outcome,
-			 struct kf_config *c, char hash[65], json_t **rec)
+			 struct kf_config *c, char hash[65], struct kf_boot_rec *rec)
 {
 	char *cfg = kf_xasprintf("%s/.config", dir), *boot = kf_xasprintf("%s/boot", dir);
 	char *rp = kf_xasprintf("%s/%s.json", boot, r->o.cpu);
@@ -764,7 +753,7 @@ static void read_flavour(struct run *r, const char *dir, const char *outcome,
 	read_config(c, cfg, "; make config first");
 	if (kf_sha256_file(cfg, hash) < 0)
 		kf_die(2, "%s: %s; make config first", cfg, strerror(errno));
-	*rec = load_record(rp, 1);
+	load_record(rec, rp, 1);
 	add_tested(r, hash, outcome, boot, cfg);
 	free(cfg);
 	free(rp);
@@ -774,7 +763,7 @@ static void read_flavour(struct run *r, const char *dir, const char *outcome,
 int main(int argc, char **argv)
 {
 	struct run r;
-	json_t *grec, *brec;
+	struct kf_boot_rec grec, brec;
 	struct kf_config G, B, N;
 	char g_hash[65], b_hash[65], hash[65];
 	const char **diff, **subset;
@@ -789,17 +778,17 @@ int main(int argc, char **argv)
 	read_flavour(&r, r.o.good_dir, "good", &r.good0, r.good0_hash, &grec);
 	read_flavour(&r, r.o.bad_dir, "bad", &r.bad0, r.bad0_hash, &brec);
 
-	r.on = r.o.on ? kf_xstrdup(r.o.on) : choose_on(grec, brec);
+	r.on = r.o.on ? kf_xstrdup(r.o.on) : choose_on(&grec, &brec);
 	if (!r.on) {
-		char *facts = differing_facts(grec, brec);
+		char *facts = differing_facts(&grec, &brec);
 
 		kf_die(1, "%s and %s boot alike on %s (verdict %s, every KUnit case the same): nothing to bisect%s%s%s",
-		       r.o.good, r.o.bad, r.o.cpu, kf_json_str(grec, "verdict"),
+		       r.o.good, r.o.bad, r.o.cpu, grec.verdict,
 		       *facts ? "; to follow a probe fact, name one with on=fact:KEY (these differ: " : "",
 		       facts, *facts ? ")" : "");
 	}
-	r.good_value = record_value(grec, r.on);
-	r.bad_value = record_value(brec, r.on);
+	r.good_value = record_value(&grec, r.on);
+	r.bad_value = record_value(&brec, r.on);
 	if (!strcmp(r.good_value, r.bad_value))
 		kf_die(1, "%s and %s do not differ on %s by %s (both %s): nothing to bisect; boot records %s/boot/%s.json and %s/boot/%s.json",
 		       r.o.good, r.o.bad, r.o.cpu, r.on, r.good_value, r.o.good_dir, r.o.cpu,
@@ -922,7 +911,7 @@ int main(int argc, char **argv)
 	free(r.bad_value);
 	json_decref(r.earlier);
 	json_decref(r.doc);
-	json_decref(grec);
-	json_decref(brec);
+	kf_boot_rec_free(&grec);
+	kf_boot_rec_free(&brec);
 	return 0;
 }

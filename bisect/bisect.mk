@@ -5,7 +5,7 @@
 #    (docs/bisect.md). bisect (C) decides; make supplies the commands.
 
 $(eval $(call tool,bisect,bisect/bisect.c bisect/split.c config/fragment.c \
-	report/logdiff.c lib/sha256.c lib/proc.c lib/record.c,-ljansson -lcrypto -lm))
+	report/logdiff.c lib/sha256.c lib/proc.c $(records_src),-ljansson -lcrypto -lm))
 $(tools)/bisect: bisect/split.h config/fragment.h report/report.h
 
 ifneq ($(filter bisect,$(MAKECMDGOALS)),)
