@@ -22,15 +22,15 @@
  *   with the reason kconfig gives (select, dependency, default, choice);
  * - stop applying: the new tree's audit (CONFIG.json), as the audit wrote it;
  * - boot: verdicts and probe facts that differ between OLD-BOOT/<cpu>.json
- *   and NEW-BOOT/<cpu>.json.
+ *   and NEW-BOOT/<cpu>.json, current boots only (lib/records.h: a boot of
+ *   an earlier bzImage than build.json's beside OLD-BOOT/NEW-BOOT is left out).
  * Exit 0 when the report was written, 2 on a usage or input error.
  */
 #include "../lib/kf.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 #include "../config/fragment.h"
 #include "../config/kconf.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <fcntl.h>
@@ -356,95 +356,88 @@ static json_t *changed(struct ctx *c)
 /* The new tree's audit, as config/audit.c wrote it; null when not run. */
 static json_t *stop_applying(const struct opts *o)
 {
-	json_t *audit = NULL, *r = json_object(), *v;
+	struct kf_config_rec audit;
+	json_t *r, *errors = json_array(), *misses = json_array();
 
-	if (o->audit && access(o->audit, F_OK) == 0)
-		audit = kf_record_read(o->audit, KF_MUST,
-				       "it must be the config.json the audit wrote");
-	json_object_set_new(r, "audit", o->audit ? json_string(o->audit) : json_null());
-	v = json_object_get(audit, "ok");
-	json_object_set_new(r, "ok", json_is_boolean(v) ? json_incref(v) : json_null());
-	v = json_object_get(audit, "errors");
-	json_object_set_new(r, "errors", json_is_array(v) ? json_incref(v) : json_array());
-	v = json_object_get(audit, "misses");
-	json_object_set_new(r, "misses", json_is_array(v) ? json_incref(v) : json_array());
-	json_decref(audit);
+	/* None given (old=) or none written: every field missing, "ok" null. */
+	kf_config_rec_read(&audit, o->audit ? o->audit : "",
+			   o->audit && !access(o->audit, F_OK) ? KF_MUST : KF_QUIET,
+			   "it must be the config.json the audit wrote");
+	for (size_t i = 0; i < audit.nerrors; i++)
+		json_array_append_new(errors, json_string(audit.errors[i]));
+	for (size_t i = 0; i < audit.nmisses; i++)
+		json_array_append_new(misses, kf_miss_json(&audit.misses[i]));
+	r = json_pack("{s:o, s:o, s:o, s:o}", "audit", o->audit ? json_string(o->audit) : json_null(),
+		      "ok", audit.ok < 0 ? json_null() : json_boolean(audit.ok),
+		      "errors", errors, "misses", misses);
+	kf_config_rec_free(&audit);
 	return r;
 }
 
-static json_t *load_record(const char *dir, const char *name)
+static void add_fact(json_t *facts, const char *key, const char *old, const char *now)
 {
-	char *path = kf_xasprintf("%s/%s", dir, name);
-	json_t *j = kf_record_read(path, KF_WARN, "left out of the boot comparison");
-
-	free(path);
-	return j;
-}
-
-static void add_fact(json_t *facts, const char *key, json_t *old, json_t *now)
-{
-	json_t *e = json_object();
-
-	json_object_set_new(e, "fact", json_string(key));
-	json_object_set(e, "old", old ? old : json_null());
-	json_object_set(e, "new", now ? now : json_null());
-	json_array_append_new(facts, e);
+	json_array_append_new(facts, json_pack("{s:s, s:s?, s:s?}", "fact", key, "old", old,
+					       "new", now));
 }
 
 /* The probe facts of two boot records that differ, or one lacks. */
-static json_t *facts_diff(json_t *ra, json_t *rb)
+static json_t *facts_diff(const struct kf_boot_rec *ra, const struct kf_boot_rec *rb)
 {
-	json_t *facts = json_array(), *fa = json_object_get(ra, "facts"),
-	       *fb = json_object_get(rb, "facts");
-	void *it;
+	json_t *facts = json_array();
 
-	for (it = json_object_iter(fb); it; it = json_object_iter_next(fb, it)) {
-		const char *key = json_object_iter_key(it);
-		json_t *x = json_object_get(fa, key), *y = json_object_iter_value(it);
+	for (size_t i = 0; i < rb->nfacts; i++) {
+		const char *x = kf_boot_fact(ra, rb->facts[i].key);
 
-		if (!json_equal(x, y))
-			add_fact(facts, key, x, y);
+		if (!x || strcmp(x, rb->facts[i].val) != 0)
+			add_fact(facts, rb->facts[i].key, x, rb->facts[i].val);
 	}
-	for (it = json_object_iter(fa); it; it = json_object_iter_next(fa, it))
-		if (!json_object_get(fb, json_object_iter_key(it)))
-			add_fact(facts, json_object_iter_key(it), json_object_iter_value(it), NULL);
+	for (size_t i = 0; i < ra->nfacts; i++)
+		if (!kf_boot_fact(rb, ra->facts[i].key))
+			add_fact(facts, ra->facts[i].key, ra->facts[i].val, NULL);
 	return facts;
+}
+
+/* The current boots (lib/records.h) of the flavour whose boot folder is
+ * boot_dir (<flavour>/boot, its build.json in <flavour>). */
+static void current_boots(struct kf_boots *bs, const char *boot_dir)
+{
+	char *dir = kf_xstrdup(boot_dir), *slash = strrchr(dir, '/'), *bp;
+	struct kf_build_rec build;
+
+	if (slash)
+		*slash = '\0';
+	bp = kf_xasprintf("%s/build.json", slash ? dir : ".");
+	kf_build_rec_read(&build, bp, KF_QUIET, "treated as missing");
+	kf_boots_load(bs, slash ? dir : ".", &build, NULL, 0);
+	kf_build_rec_free(&build);
+	free(bp);
+	free(dir);
 }
 
 /* Verdict and probe facts of each CPU model booted on both trees. */
 static json_t *boot_diff(const struct opts *o)
 {
 	json_t *a = json_array();
-	struct dirent **names = NULL;
-	int i, n;
+	struct kf_boots old, now;
 
 	if (!o->old_boot || !o->new_boot)
 		return a;
-	n = scandir(o->new_boot, &names, NULL, alphasort);
-	for (i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-		size_t len = strlen(name);
-		char *oldpath = kf_xasprintf("%s/%s", o->old_boot, name);
-		int both = len > 5 && strcmp(name + len - 5, ".json") == 0 && access(oldpath, R_OK) == 0;
-		json_t *ra = both ? load_record(o->old_boot, name) : NULL;
-		json_t *rb = both ? load_record(o->new_boot, name) : NULL;
+	current_boots(&old, o->old_boot);
+	current_boots(&now, o->new_boot);
+	for (size_t i = 0; i < now.ncur; i++) {
+		const struct kf_boot_rec *rb = &now.cur[i], *ra = NULL;
 
-		free(oldpath);
-		if (ra && rb) {
-			json_t *e = json_object();
-
-			json_object_set_new(e, "cpu", json_string(kf_json_str_or(rb, "cpu", "")));
-			json_object_set_new(e, "old_verdict", json_string(kf_json_str_or(ra, "verdict", "")));
-			json_object_set_new(e, "new_verdict", json_string(kf_json_str_or(rb, "verdict", "")));
-			json_object_set_new(e, "facts", facts_diff(ra, rb));
-			json_array_append_new(a, e);
-		}
-		json_decref(ra);
-		json_decref(rb);
+		for (size_t k = 0; k < old.ncur && !ra; k++)
+			if (rb->cpu && old.cur[k].cpu && !strcmp(rb->cpu, old.cur[k].cpu))
+				ra = &old.cur[k];
+		if (ra)
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o}", "cpu", rb->cpu,
+				"old_verdict", ra->verdict ? ra->verdict : "",
+				"new_verdict", rb->verdict ? rb->verdict : "",
+				"facts", facts_diff(ra, rb)));
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	kf_boots_free(&old);
+	kf_boots_free(&now);
 	return a;
 }
 
