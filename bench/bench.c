@@ -45,11 +45,11 @@
  */
 #include "../lib/kf.h"
 #include "../lib/proc.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,13 +69,6 @@ struct run {
 };
 
 static const struct run none = { -1, -1 };
-
-/* What build.json says of one build. */
-struct build_rec {
-	long started, finished, compiled;
-	long cc_hits, cc_misses;	/* its "ccache" */
-	double cpu;
-};
 
 static struct {
 	const char *top, *bout, *kver, *distro, *report;
@@ -269,22 +262,25 @@ static struct run kbuild_cold(const char *name, const char *config)
 	return r;
 }
 
-static struct build_rec build_json(const char *out, const char *flavour)
+/* The flavour's build.json in out; free it with kf_build_rec_free. */
+static struct kf_build_rec build_json(const char *out, const char *flavour)
 {
 	char *path = kf_xasprintf("%s/%s/%s/build.json", out, b.kver, flavour);
-	json_t *root = kf_record_read(path, KF_MUST, "see the log of the step that writes it");
-	json_t *cc = json_object_get(root, "ccache");
-	struct build_rec r;
+	struct kf_build_rec r;
 
-	r.started = kf_json_int(root, "started");
-	r.finished = kf_json_int(root, "finished");
-	r.compiled = kf_json_int(root, "compiled");
-	r.cc_hits = kf_json_int(cc, "hits");
-	r.cc_misses = kf_json_int(cc, "misses");
-	r.cpu = json_number_value(json_object_get(root, "cpu_seconds"));
-	json_decref(root);
+	kf_build_rec_read(&r, path, KF_MUST, "see the log of the step that writes it");
 	free(path);
 	return r;
+}
+
+/* How many objects the flavour's last build in out compiled. */
+static long compiled(const char *out, const char *flavour)
+{
+	struct kf_build_rec br = build_json(out, flavour);
+	long n = (long)br.run.compiled;
+
+	kf_build_rec_free(&br);
+	return n;
 }
 
 /* The build stage of several flavours of one out=: first start to last end. */
@@ -294,15 +290,17 @@ static struct run build_stage(const char *out, char *const fl[], int nf)
 	long lo = -1, hi = -1;
 
 	for (int i = 0; i < nf; i++) {
-		struct build_rec br = build_json(out, fl[i]);
+		struct kf_build_rec br = build_json(out, fl[i]);
 
-		if (br.started < 0 || br.finished < 0)
+		if (br.run.started < 0 || br.run.finished < 0)
 			kf_die(2, "%s/%s/%s/build.json: no started/finished times", out, b.kver, fl[i]);
-		if (lo < 0 || br.started < lo)
-			lo = br.started;
-		if (br.finished > hi)
-			hi = br.finished;
-		r.cpu += br.cpu;
+		if (lo < 0 || br.run.started < lo)
+			lo = br.run.started;
+		if (br.run.finished > hi)
+			hi = br.run.finished;
+		if (!isnan(br.run.cpu_seconds))
+			r.cpu += br.run.cpu_seconds;
+		kf_build_rec_free(&br);
 	}
 	r.wall = (double)(hi - lo);
 	return r;
@@ -315,29 +313,23 @@ static int cmp_double(const void *a, const void *b2)
 	return (x > y) - (x < y);
 }
 
-/* Each boot record's wall time, over the flavours of out. */
+/* Each current boot record's wall time, over the flavours of out. */
 static void boot_walls(const char *out)
 {
 	double w[256];
 	int n = 0;
 
 	for (int i = 0; i < b.nf; i++) {
-		char *dir = kf_xasprintf("%s/%s/%s/boot", out, b.kver, b.fl[i]);
-		size_t nn;
-		char **names = kf_dir_names(dir, ".json", &nn);
+		char *dir = kf_xasprintf("%s/%s/%s", out, b.kver, b.fl[i]);
+		struct kf_build_rec br = build_json(out, b.fl[i]);
+		struct kf_boots bs;
 
-		for (size_t k = 0; k < nn; k++) {
-			char *path = kf_xasprintf("%s/%s", dir, names[k]);
-			json_t *root = kf_record_read(path, KF_MUST, "see the log of the step that writes it");
-			json_t *v = json_object_get(root, "wall_seconds");
-
-			if (json_is_number(v) && n < 256)
-				w[n++] = json_number_value(v);
-			json_decref(root);
-			free(path);
-			free(names[k]);
-		}
-		free(names);
+		kf_boots_load(&bs, dir, &br, NULL, 0);
+		for (size_t k = 0; k < bs.ncur; k++)
+			if (!isnan(bs.cur[k].wall_seconds) && n < 256)
+				w[n++] = bs.cur[k].wall_seconds;
+		kf_boots_free(&bs);
+		kf_build_rec_free(&br);
 		free(dir);
 	}
 	if (n == 0)
@@ -603,7 +595,7 @@ static char *step_seq(void)
 		m.seq_total.cpu += m.seq[i].cpu;
 		say("  %s: %.0f s", b.fl[i], m.seq[i].wall);
 	}
-	m.cold_compiled = build_json(dir, b.fl[0]).compiled;
+	m.cold_compiled = compiled(dir, b.fl[0]);
 	free(log);
 	return dir;
 }
@@ -667,7 +659,7 @@ static void step_ccache(void)
 	char *cdir = xout("ccache-dir"), *log = xout("ccache.log"), *c1, *c2;
 	char *rm[] = { "rm", "-rf", cdir, NULL };
 	char *cd = kf_xasprintf("CCACHE_DIR=%s", cdir), *env[] = { cd, NULL };
-	struct build_rec br;
+	struct kf_build_rec br;
 
 	unlink(log);
 	run(log, NULL, rm);
@@ -680,8 +672,9 @@ static void step_ccache(void)
 	make_in(log, c2, "config", b.fl[0], NULL, env);
 	m.cc_warm = make_in(log, c2, "build", b.fl[0], "1", env);
 	br = build_json(c2, b.fl[0]);
-	m.cc_hits = br.cc_hits;
-	m.cc_misses = br.cc_misses;
+	m.cc_hits = br.ccache_hits;
+	m.cc_misses = br.ccache_misses;
+	kf_build_rec_free(&br);
 	say("  warm: %.0f s, ccache %ld hits / %ld misses", m.cc_warm.wall, m.cc_hits, m.cc_misses);
 	free(c1);
 	free(c2);
@@ -710,7 +703,7 @@ static void step_toggle(const char *seq)
 	drop_policy(policy, "MICROCODE");
 	make_from(copy, log, seq, "config", b.fl[0], NULL, NULL);
 	m.toggle = make_from(copy, log, seq, "build", b.fl[0], "0", NULL);
-	m.toggle_compiled = build_json(seq, b.fl[0]).compiled;
+	m.toggle_compiled = compiled(seq, b.fl[0]);
 	say("  toggle: %.0f s, %ld objects compiled", m.toggle.wall, m.toggle_compiled);
 	free(cfg);
 	free(keep);
@@ -745,7 +738,7 @@ static void step_distro(const char *first)
 	table();
 	m.d_make = make_in(log, first, NULL, b.distro, "0", NULL);
 	m.d_build = build_stage(first, fl, 1);
-	m.d_compiled = build_json(first, b.distro).compiled;
+	m.d_compiled = compiled(first, b.distro);
 	say("  %s: config %.1f s, make %.0f s", b.distro, m.d_config.wall, m.d_make.wall);
 	table();
 	/* the report of the tiny flavours and the distro one side by side (a

@@ -5,7 +5,7 @@
 # and warm, a fragment toggle, and one distro flavour beside the tiny ones.
 # Scratch out= directories under $(out)/bench share this out's tree by hard
 # links; the table goes to $(out)/bench/report.txt (docs/benchmarks.md).
-$(eval $(call tool,bench,bench/bench.c lib/record.c lib/proc.c,-ljansson))
+$(eval $(call tool,bench,bench/bench.c $(records_src) lib/proc.c,-ljansson))
 
 distro ?= debian-cloud-mpsc
 # steps="4 5 6": only those steps, on the scratch out= an earlier run left
