@@ -3,8 +3,8 @@
 # Every flavour's Kbuild is a recipe of this one make, so all of them share
 # its jobserver (-j$(jobs)). docs/build.md explains the choices below.
 
-$(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c lib/record.c,-ljansson))
-$(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c lib/record.c,-lelf -ljansson -lcrypto))
+$(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c $(records_src),-ljansson))
+$(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
 build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt

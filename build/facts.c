@@ -20,7 +20,7 @@
  * no ccache hit in any build of DIR (check-repro reuses such a build).
  */
 #include "../lib/kf.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 #include "kbuild.h"
 
 #include <errno.h>
@@ -30,6 +30,7 @@
 #include <gelf.h>
 #include <jansson.h>
 #include <libelf.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,21 @@ static long long code_bytes(const char *path, long long *span)
 /* The build's first warning lines, for the report (the count is separate). */
 #define MAX_WARNING_LINES 5
 
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *int_or_null(long long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *real_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
 /*
  * The last build that compiled something, carried over from the previous
  * build.json when this one compiled nothing (a no-op rebuild: Kbuild found
@@ -173,8 +189,10 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 			       double cpu, long long started, long long finished,
 			       long warnings, json_t *wlines)
 {
+	struct kf_build_rec prev;
+	const struct kf_build_run *r = &prev.last_full;
+	json_t *last = NULL;
 	char *p;
-	json_t *prev, *last;
 
 	/* Its warnings too: a no-op rebuild's log has none of them. */
 	if (compiled > 0)
@@ -183,20 +201,20 @@ static json_t *last_full_build(const char *odir, long compiled, double wall,
 				 "started", (json_int_t)started, "finished", (json_int_t)finished,
 				 "warnings", (json_int_t)warnings, "warning_lines", wlines);
 	p = path_in(odir, ".build.json.prev");
-	prev = kf_record_read(p, KF_QUIET, NULL);
+	if (!kf_build_rec_read(&prev, p, KF_QUIET, "its last full build is not carried over") &&
+	    prev.has_last_full) {
+		json_t *lines = json_array();
+
+		for (size_t i = 0; i < r->nwarning_lines; i++)
+			json_array_append_new(lines, json_string(r->warning_lines[i]));
+		last = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "compiled", int_or_null(r->compiled),
+				 "wall_seconds", real_or_null(r->wall_seconds),
+				 "cpu_seconds", real_or_null(r->cpu_seconds),
+				 "started", int_or_null(r->started), "finished", int_or_null(r->finished),
+				 "warnings", int_or_null(r->warnings), "warning_lines", lines);
+	}
+	kf_build_rec_free(&prev);
 	free(p);
-	last = json_incref(json_object_get(prev, "last_full_build"));
-	/* A build.json from before this field: its own figures were a build's
-	 * (when it ran is unknown, so nothing can be said about builds alongside). */
-	if (!last && json_is_number(json_object_get(prev, "wall_seconds")) &&
-	    json_is_integer(json_object_get(prev, "objects")))
-		last = json_pack("{s:O, s:O, s:O, s:n, s:n, s:O}",
-				 "compiled", json_object_get(prev, "objects"),
-				 "wall_seconds", json_object_get(prev, "wall_seconds"),
-				 "cpu_seconds", json_object_get(prev, "cpu_seconds"),
-				 "started", "finished",
-				 "warnings", json_object_get(prev, "warnings"));
-	json_decref(prev);
 	return last ? last : json_null();
 }
 
@@ -233,16 +251,6 @@ static long count_objects(const char *odir)
 	if (nftw(odir, count_cmd, 32, FTW_PHYS) != 0)
 		return -1;
 	return n_objects;
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s && *s ? json_string(s) : json_null();
-}
-
-static json_t *int_or_null(long long v)
-{
-	return v >= 0 ? json_integer(v) : json_null();
 }
 
 static double round1(double v)

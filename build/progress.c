@@ -28,7 +28,7 @@
  */
 #include "../lib/kf.h"
 #include "../lib/proc.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 #include "kbuild.h"
 
 #include <errno.h>
@@ -151,10 +151,12 @@ static void progress(const struct state *s, double start)
 /* The previous build's object count, or 0. */
 static long expected_objects(const char *json_path)
 {
-	json_t *root = json_path ? kf_record_read(json_path, KF_QUIET, NULL) : NULL;
-	long long n = kf_json_int(root, "objects");
+	struct kf_build_rec prev = { 0 };
+	long long n = 0;
 
-	json_decref(root);
+	if (json_path && !kf_build_rec_read(&prev, json_path, KF_QUIET, "the progress is estimated"))
+		n = prev.objects;
+	kf_build_rec_free(&prev);
 	return n > 0 ? (long)n : 0;
 }
 
