@@ -68,9 +68,6 @@ int kf_policy_check(const struct kf_policy *p, const char *flavour,
 		    const struct kf_config *config, const char *kver, FILE *out);
 /* 1 when the rule is marked gone=... for kver. */
 int kf_policy_gone(const struct kf_policy_rule *r, const char *kver);
-/* Kernel version of a .config ("6.1" from "# Linux/x86 6.1.192 Kernel
- * Configuration"), malloc'ed, or NULL. */
-char *kf_config_kver(const char *config);
 static int rule_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int rule_error(char *err, size_t errlen, const char *fmt, ...)
@@ -349,16 +346,6 @@ int kf_policy_gone(const struct kf_policy_rule *r, const char *kver)
 	return 0;
 }
 
-char *kf_config_kver(const char *config)
-{
-	const char *l = strstr(config, "\n# Linux/");
-	int major, minor;
-
-	if (!l || !(l = strchr(l + 9, ' ')) || sscanf(l, " %d.%d", &major, &minor) != 2)
-		return NULL;
-	return kf_xasprintf("%d.%d", major, minor);
-}
-
 int kf_policy_check(const struct kf_policy *p, const char *flavour,
 		    const struct kf_config *config, const char *kver, FILE *out)
 {
@@ -461,7 +448,7 @@ int main(int argc, char **argv)
 	const char *symbols = NULL;
 	struct kf_policy p;
 	struct kf_config config;
-	char err[1024], *text, *kver;
+	char err[1024], *text;
 	int bad, c;
 
 	kf_prog = "policy";
@@ -484,19 +471,13 @@ int main(int argc, char **argv)
 		kf_die(2, "%s", err);
 	free(text);
 	check_flavours(&p);
-	text = kf_read_file(argv[3], NULL);
-	if (!text)
-		kf_die(2, "%s: %s", argv[3], strerror(errno));
-	if (kf_config_read(&config, argv[3], text, err, sizeof(err)) < 0)
+	if (kf_config_read(&config, argv[3], NULL, err, sizeof(err)) < 0)
 		kf_die(2, "%s", err);
-	kver = kf_config_kver(text);
-	free(text);
-	bad = kf_policy_check(&p, argv[2], &config, kver, stderr);
+	bad = kf_policy_check(&p, argv[2], &config, config.kver, stderr);
 	if (bad)
 		fprintf(stderr,
 			"policy: %s: %d policy violation%s; fix the flavour's fragments (or %s, if the policy is what is wrong)\n",
 			argv[2], bad, bad == 1 ? "" : "s", argv[1]);
-	free(kver);
 	kf_config_free(&config);
 	kf_policy_free(&p);
 	return bad ? 1 : 0;

@@ -311,6 +311,7 @@ void kf_config_free(struct kf_config *c)
 	free(c->sym);
 	free(c->by_name);
 	free(c->menu);
+	free(c->kver);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -377,6 +378,18 @@ static void menu_paths(struct kf_config *c, const struct blocks *b)
 	}
 }
 
+/* "6.1" of the header line "# Linux/x86 6.1.192 Kernel Configuration". */
+static char *header_kver(const char *line)
+{
+	const char *sp;
+	int major, minor;
+
+	if (strncmp(line, "# Linux/", 8) != 0 || !(sp = strchr(line + 8, ' ')) ||
+	    sscanf(sp, " %d.%d", &major, &minor) != 2)
+		return NULL;
+	return kf_xasprintf("%d.%d", major, minor);
+}
+
 /* qsort has no context argument: the array being sorted, for by_index. */
 static const struct kf_config_sym *sorting;
 
@@ -419,8 +432,11 @@ int kf_config_read(struct kf_config *c, const char *path, const char *text,
 			kf_config_free(c);
 			return FAIL("%s:%d: %s", path, lineno, why);
 		}
-		if (l.kind == KF_LINE_COMMENT)
+		if (l.kind == KF_LINE_COMMENT) {
 			block_line(&b, line, prev, prev2);
+			if (!c->kver)
+				c->kver = header_kver(line);
+		}
 		if (l.kind != KF_LINE_SET && l.kind != KF_LINE_UNSET)
 			continue;
 		c->sym = kf_xrealloc(c->sym, (c->n + 1) * sizeof(*c->sym));

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dotconfig.h - the one reader of .config and fragment lines
- * ("CONFIG_X=value", "# CONFIG_X is not set", the menu comment blocks) and
- * the one rule for "are two values equal". Every tool that reads a .config
- * or a fragment uses it: config/fragment.c (fragments and their merge),
- * savefragment, policy, make diffconfig, the report, bisect, upgrade.
+ * ("CONFIG_X=value", "# CONFIG_X is not set", the menu comment blocks and
+ * the "# Linux/x86 6.1.192 Kernel Configuration" header) and the one rule
+ * for "are two values equal". Every tool that reads a .config or a fragment
+ * uses it: config/fragment.c (fragments and their merge), savefragment,
+ * policy, newflavour, make diffconfig, the report, bisect, upgrade and the
+ * build's progress estimate.
  */
 #ifndef KF_DOTCONFIG_H
 #define KF_DOTCONFIG_H
@@ -84,6 +86,7 @@ struct kf_config {
 	size_t *by_name;	/* indexes into sym[], sorted by name */
 	char **menu;		/* menu paths, see kf_config_menu() */
 	size_t nmenu;
+	char *kver;		/* "6.1" from the header, or NULL */
 };
 
 /*

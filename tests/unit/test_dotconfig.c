@@ -2,7 +2,7 @@
 /*
  * Unit tests for lib/dotconfig.c, the one reader of .config and fragment
  * lines: the value-equality rule every tool shares, the Kconfig menu of
- * each setting, and the reader's
+ * each setting and the kernel version of the header, and the reader's
  * errors (file:line, what is wrong, how to fix it). The line classifier's
  * cases are in test_audit_lint.c.
  */
@@ -100,12 +100,13 @@ static const char menus[] =
 	"\n#\n# Inside the comment\n#\nCONFIG_G=y\n# end of Inside the comment\n"
 	"# end of General setup\nCONFIG_F=y\n# end of Nothing open\nCONFIG_H=y\n";
 
-static void reads_menus(void **state)
+static void reads_menus_and_kver(void **state)
 {
 	struct kf_config c;
 
 	(void)state;
 	assert_int_equal(kf_config_read(&c, "x.config", menus, err, sizeof(err)), 0);
+	assert_string_equal(c.kver, "6.1");
 	/* The header's block is no menu: it has no end line. */
 	assert_string_equal(kf_config_menu(&c, "CC_IS_GCC"), "(top level)");
 	assert_string_equal(kf_config_menu(&c, "A"), "General setup");
@@ -140,9 +141,14 @@ static void reads_menus(void **state)
 	assert_string_equal(kf_config_menu(&c, "N"), "(top level)");
 	assert_string_equal(kf_config_menu(&c, "P"), "(top level)");
 	kf_config_free(&c);
-	/* A fragment has no menus. */
+	/* A fragment has neither. */
 	assert_int_equal(kf_config_read(&c, "f.config", "CONFIG_A=y\n", err, sizeof(err)), 0);
+	assert_null(c.kver);
 	assert_string_equal(kf_config_menu(&c, "A"), "(top level)");
+	kf_config_free(&c);
+	assert_int_equal(kf_config_read(&c, "x.config", "# Linux/x86 6.12.1 Kernel Configuration\n",
+					err, sizeof(err)), 0);
+	assert_string_equal(c.kver, "6.12");
 	kf_config_free(&c);
 }
 
@@ -181,7 +187,7 @@ int main(void)
 		cmocka_unit_test(reads_settings_in_order),
 		cmocka_unit_test(bad_line_names_file_and_line),
 		cmocka_unit_test(setting_lines),
-		cmocka_unit_test(reads_menus),
+		cmocka_unit_test(reads_menus_and_kver),
 		cmocka_unit_test(bad_line_in_a_menu),
 	};
 
