@@ -44,6 +44,7 @@
  * what it measured) to --report, and printed at the end.
  */
 #include "../lib/kf.h"
+#include "../lib/policy.h"
 #include "../lib/proc.h"
 #include "../lib/record.h"
 
@@ -385,23 +386,14 @@ static void drop_fragment(const char *path, const char *word)
 	free(text);
 }
 
-/* Rewrite fragments/policy without its rules for symbol sym: the toggle
+/* Drop fragments/policy's rules for symbol sym (lib/policy.c): the toggle
  * turns off what the policy requires. */
 static void drop_policy(const char *path, const char *sym)
 {
-	size_t len, n = strlen(sym);
-	char *text = kf_read_file(path, &len), *line, *save = NULL;
-	struct strbuf sb = { 0 };
+	char err[1024];
 
-	if (!text)
-		kf_die(2, "cannot read %s: %s", path, strerror(errno));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (strncmp(line, sym, n) != 0 || (line[n] != ' ' && line[n] != '\t'))
-			sb_addf(&sb, "%s\n", line);
-	if (kf_write_atomic(path, sb.s, sb.len) < 0)
-		kf_die(2, "cannot write %s: %s", path, strerror(errno));
-	free(sb.s);
-	free(text);
+	if (kf_policy_drop(path, sym, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
 }
 
 static double loadavg(void)

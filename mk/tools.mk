@@ -4,8 +4,8 @@
 HOSTCC     ?= gcc
 KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
-lib_src    := lib/util.c lib/recipe.c lib/strbuf.c lib/dotconfig.c lib/cpumodels.c
-lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/proc.h
+lib_src    := lib/util.c lib/recipe.c lib/strbuf.c lib/dotconfig.c lib/cpumodels.c lib/policy.c
+lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/proc.h lib/policy.h
 
 # tool NAME, SOURCES, LIBS: $(tools)/NAME from SOURCES + lib/.
 define tool
