@@ -11,9 +11,9 @@
  *       the choice's prompt. Else EVALUATED is the tree's kconfig's config
  *       with 64BIT and CPU forced (newflavour.sh): CPU must have stood
  *       there; write flavours/NAME.flavour (generic's fragments with
- *       cpu-NAME for its cpu fragment) and fragments/cpu-NAME.config
- *       (CONFIG_<CPU>=y, and EVALUATED's X86_L1_CACHE_SHIFT when it has
- *       one).
+ *       cpu-NAME for its cpu fragment, by lib/recipe.c's writer) and
+ *       fragments/cpu-NAME.config (CONFIG_<CPU>=y, and EVALUATED's
+ *       X86_L1_CACHE_SHIFT when it has one).
  *
  * Exit status: 0 done, 2 bad arguments or input (nothing written).
  */
@@ -151,7 +151,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name, *cpu, *model, *kconfig, *shift, *prompt;
-	char *recipe, *fragment, *list, *fragtext, *recipetext, err[1024];
+	char *recipe, *fragment, *list, *fragtext, *header, err[1024];
+	struct kf_recipe r = { 0 };
 	struct kf_config evaluated = { 0 };
 	struct strbuf cpu64 = { 0 };
 	struct cpu_choice *c;
@@ -233,33 +234,31 @@ int main(int argc, char **argv)
 		fragtext = more;
 	}
 	list = scaffold_fragments(name);
-	recipetext = kf_xasprintf(
+	header = kf_xasprintf(
 		"# %s: Kconfig's \"%s\" choice (%s), booted on the %s CPU model.\n"
 		"# Scaffolded by 'make newflavour' from generic's fragments; say here what\n"
-		"# the flavour is for.\n"
-		"description = %s (%s)\n"
-		"fragments   = %s\n"
-		"cpu         = %s\n"
-		"memory      = 512M\n"
-		"smp         = 2\n"
-		"cmdline     =\n"
-		"base        = tinyconfig\n"
-		"group       = default\n",
-		name, prompt, cpu, model, prompt, cpu, list, model);
+		"# the flavour is for.\n",
+		name, prompt, cpu, model);
+	r.value[KF_DESCRIPTION] = kf_xasprintf("%s (%s)", prompt, cpu);
+	r.value[KF_FRAGMENTS] = list;
+	kf_recipe_set(&r, KF_CPU, model);
+	kf_recipe_set(&r, KF_MEMORY, "512M");
+	kf_recipe_set(&r, KF_SMP, "2");
+	kf_recipe_set(&r, KF_CMDLINE, "");
+	kf_recipe_set(&r, KF_BASE, "tinyconfig");
+	kf_recipe_set(&r, KF_GROUP, "default");
 	/* The fragment first: a recipe without its fragment would break make. */
 	if (kf_write_atomic(fragment, fragtext, strlen(fragtext)) < 0)
 		kf_die(2, "%s: %s", fragment, strerror(errno));
-	if (kf_write_atomic(recipe, recipetext, strlen(recipetext)) < 0) {
-		int e = errno;
-
+	if (kf_recipe_write(recipe, &r, header, err, sizeof(err)) < 0) {
 		unlink(fragment);
-		kf_die(2, "%s: %s", recipe, strerror(e));
+		kf_die(2, "%s", err);
 	}
 	printf("  NEW     %s\n  NEW     %s\n", recipe, fragment);
 	free(fragtext);
-	free(recipetext);
-	free(list);
+	free(header);
 out:
+	kf_recipe_free(&r);
 	kf_config_free(&evaluated);
 	for (size_t i = 0; i < n; i++) {
 		free(c[i].sym);

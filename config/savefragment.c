@@ -18,7 +18,8 @@
  *       repeats the earlier value is dropped. A change that a later fragment
  *       would undo is an error, and then nothing is written.
  *   savefragment add-fragment RECIPE NAME
- *       Append NAME to the recipe's "fragments =" line unless it is there.
+ *       Append NAME to the recipe's fragment list unless it is there
+ *       (lib/recipe.c's writer).
  *   savefragment compare EDITED MERGED
  *       Exit 0 when the two configs have the same settings; else print each
  *       setting that differs, as "  edited: LINE" and "  merged: LINE", and
@@ -337,32 +338,20 @@ static int has_word(const char *list, const char *word)
 static int cmd_add_fragment(int argc, char **argv)
 {
 	struct kf_recipe r;
-	struct text t;
-	char err[1024], *text;
+	char err[1024];
 
 	if (argc != 2)
 		kf_die(2, "usage: savefragment add-fragment RECIPE NAME");
 	if (kf_recipe_read(argv[0], &r, err, sizeof(err)) < 0)
 		kf_die(2, "%s", err);
-	if (has_word(r.value[KF_FRAGMENTS], argv[1])) {
-		kf_recipe_free(&r);
-		return 0;
-	}
-	text = kf_read_file(argv[0], NULL);
-	if (!text)
-		kf_die(2, "%s: %s", argv[0], strerror(errno));
-	text_split(&t, text);
-	/* The recipe reader found the line; lines are 1-based. */
-	if (!t.line || r.line[KF_FRAGMENTS] < 1 || (size_t)r.line[KF_FRAGMENTS] > t.n)
-		kf_die(2, "%s changed while being read; run again", argv[0]);
-	{
-		char **l = &t.line[r.line[KF_FRAGMENTS] - 1];
-		char *s = kf_trim(*l), *grown = kf_xasprintf("%s %s", s, argv[1]);
+	if (!has_word(r.value[KF_FRAGMENTS], argv[1])) {
+		char *grown = kf_xasprintf("%s %s", r.value[KF_FRAGMENTS], argv[1]);
 
-		free(*l);
-		*l = grown;
+		kf_recipe_set(&r, KF_FRAGMENTS, grown);
+		free(grown);
+		if (kf_recipe_write(argv[0], &r, NULL, err, sizeof(err)) < 0)
+			kf_die(2, "%s", err);
 	}
-	text_save(&t, argv[0]);
 	kf_recipe_free(&r);
 	return 0;
 }
