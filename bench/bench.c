@@ -44,6 +44,7 @@
  * what it measured) to --report, and printed at the end.
  */
 #include "../lib/kf.h"
+#include "../lib/policy.h"
 #include "../lib/proc.h"
 #include "../lib/records.h"
 
@@ -340,60 +341,45 @@ static void boot_walls(const char *out)
 	m.boot_median = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
 }
 
-/* Rewrite path with 'word' taken off its "fragments = ..." line. */
+/* Take fragment 'word' off the recipe at path (lib/recipe.c's writer). */
 static void drop_fragment(const char *path, const char *word)
 {
-	size_t len;
-	char *text = kf_read_file(path, &len), *line, *save = NULL;
+	struct kf_recipe r;
 	struct strbuf sb = { 0 };
-	int done = 0;
+	char err[1024];
+	size_t n = strlen(word);
+	int found = 0;
 
-	if (!text)
-		kf_die(2, "cannot read %s: %s", path, strerror(errno));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "fragments", 9) == 0 && !done) {
-			char *copy = kf_xstrdup(line), *tok, *s2 = NULL;
+	if (kf_recipe_read(path, &r, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	for (const char *p = r.value[KF_FRAGMENTS]; *p;) {
+		size_t w;
 
-			sb_add(&sb, "fragments   =");
-			tok = strtok_r(strchr(copy, '=') + 1, " \t", &s2);
-			for (; tok; tok = strtok_r(NULL, " \t", &s2)) {
-				if (strcmp(tok, word) == 0) {
-					done = 1;
-					continue;
-				}
-				sb_addf(&sb, " %s", tok);
-			}
-			free(copy);
-			sb_add(&sb, "\n");
-			continue;
-		}
-		sb_addf(&sb, "%s\n", line);
+		p += strspn(p, " \t");
+		w = strcspn(p, " \t");
+		if (w == n && !strncmp(p, word, n))
+			found = 1;
+		else if (w)
+			sb_addf(&sb, "%s%.*s", sb.s ? " " : "", (int)w, p);
+		p += w;
 	}
-	if (!done)
+	if (!found)
 		kf_die(2, "%s: no fragment '%s' to toggle", path, word);
-	if (kf_write_atomic(path, sb.s, sb.len) < 0)
-		kf_die(2, "cannot write %s: %s", path, strerror(errno));
+	kf_recipe_set(&r, KF_FRAGMENTS, sb.s ? sb.s : "");
+	if (kf_recipe_write(path, &r, NULL, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	kf_recipe_free(&r);
 	free(sb.s);
-	free(text);
 }
 
-/* Rewrite fragments/policy without its rules for symbol sym: the toggle
+/* Drop fragments/policy's rules for symbol sym (lib/policy.c): the toggle
  * turns off what the policy requires. */
 static void drop_policy(const char *path, const char *sym)
 {
-	size_t len, n = strlen(sym);
-	char *text = kf_read_file(path, &len), *line, *save = NULL;
-	struct strbuf sb = { 0 };
+	char err[1024];
 
-	if (!text)
-		kf_die(2, "cannot read %s: %s", path, strerror(errno));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (strncmp(line, sym, n) != 0 || (line[n] != ' ' && line[n] != '\t'))
-			sb_addf(&sb, "%s\n", line);
-	if (kf_write_atomic(path, sb.s, sb.len) < 0)
-		kf_die(2, "cannot write %s: %s", path, strerror(errno));
-	free(sb.s);
-	free(text);
+	if (kf_policy_drop(path, sym, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
 }
 
 static double loadavg(void)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kbuild.c - parsing Kbuild output, .cmd files and ccache stats logs. */
 #include "kbuild.h"
+#include "../lib/dotconfig.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -178,7 +179,7 @@ int kb_parse_trailer(const char *text, struct kb_times *t)
 }
 
 /*
- * objects ~ FIXED + PER_100Y * (=y lines) / 100 [+ PER_100M * (=m lines) / 100],
+ * objects ~ FIXED + PER_100Y * (=y settings) / 100 [+ PER_100M * (=m settings) / 100],
  * fitted on cold 6.1 builds: a tiny flavour (547 =y, about 1,000 objects),
  * debian-cloud-mpsc (1,585 =y: 2,275 objects; with its 1,119 =m built too,
  * 6,009: a module is about three objects and its .mod.o).
@@ -187,22 +188,14 @@ int kb_parse_trailer(const char *text, struct kb_times *t)
 #define OBJS_PER_100Y 123
 #define OBJS_PER_100M 333
 
-static long count_lines_ending(const char *text, const char *end)
+long kb_estimate_objects(const struct kf_config *config, int modules)
 {
-	size_t len = strlen(end);
-	const char *p;
-	long n = 0;
+	long y = 0, m = 0;
 
-	for (p = text; (p = strstr(p, end)); p += len)
-		n++;
-	return n;
-}
-
-long kb_estimate_objects(const char *config_text, int modules)
-{
-	long y = count_lines_ending(config_text, "=y\n");
-	long m = modules ? count_lines_ending(config_text, "=m\n") : 0;
-
+	for (size_t i = 0; i < config->n; i++) {
+		y += !strcmp(config->sym[i].value, "y");
+		m += modules && !strcmp(config->sym[i].value, "m");
+	}
 	if (!y && !m)
 		return 0;
 	return OBJS_FIXED + y * OBJS_PER_100Y / 100 + m * OBJS_PER_100M / 100;

@@ -2,8 +2,8 @@
 /*
  * kbuild.h - what the build stage's tools read: Kbuild's short output lines,
  * .cmd files, ccache's stats log and the timing trailer build-progress appends
- * to build.log. Pure functions on strings, so tests/unit/test_build_*.c can
- * check them without a kernel tree.
+ * to build.log. Pure functions on strings (and a read .config), so
+ * tests/unit/test_build_*.c can check them without a kernel tree.
  */
 #ifndef KF_KBUILD_H
 #define KF_KBUILD_H
@@ -65,11 +65,13 @@ struct kb_times {
 int kb_parse_trailer(const char *text, struct kb_times *t);
 
 /*
- * How many kernel objects a cold build of a .config compiles, estimated
- * from its "=y" lines, and its "=m" lines too when modules are built
- * (modules != 0); 0 when the text sets neither. The fit is in kbuild.c.
+ * How many kernel objects a cold build of a .config (lib/dotconfig.c
+ * read it) compiles, estimated from its "=y" settings, and its "=m" ones
+ * too when modules are built (modules != 0); 0 when it sets neither. The
+ * fit is in kbuild.c.
  */
-long kb_estimate_objects(const char *config_text, int modules);
+struct kf_config;
+long kb_estimate_objects(const struct kf_config *config, int modules);
 
 /*
  * The progress line, without a newline:

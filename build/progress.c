@@ -26,6 +26,7 @@
  * passed on to COMMAND; build-progress then dies of the same signal, so make
  * sees an interrupted recipe.
  */
+#include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
 #include "../lib/records.h"
@@ -160,13 +161,18 @@ static long expected_objects(const char *json_path)
 	return n > 0 ? (long)n : 0;
 }
 
-/* The estimate from the .config's options (kb_estimate_objects), or 0. */
-static long config_estimate(const char *config, int modules)
+/* The estimate from the .config's options (kb_estimate_objects), or 0
+ * when there is none: a missing or bad .config is the build's to report. */
+static long config_estimate(const char *path, int modules)
 {
-	char *text = config ? kf_read_file(config, NULL) : NULL;
-	long n = text ? kb_estimate_objects(text, modules) : 0;
+	struct kf_config c;
+	char err[1024];
+	long n;
 
-	free(text);
+	if (!path || kf_config_read(&c, path, NULL, err, sizeof(err)) < 0)
+		return 0;
+	n = kb_estimate_objects(&c, modules);
+	kf_config_free(&c);
 	return n;
 }
 

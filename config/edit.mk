@@ -9,8 +9,6 @@ $(eval $(call tool,config-policy,config/policy.c,))
 $(eval $(call tool,config-savefragment,config/savefragment.c config/fragment.c,))
 $(eval $(call tool,config-newflavour,config/newflavour.c,))
 $(tools)/config-savefragment: config/fragment.h
-# tests/unit/test_policy.c includes config/policy.c.
-$(out)/tests/test_policy: config/policy.c
 
 # The one flavour an edit works on: named on the command line (or in the
 # environment), never the default "all".

@@ -8,13 +8,15 @@
  *    SYM old -> new                changed
  * Thousands (a tiny flavour against debian-amd64) would be a wall of text:
  * they are summarised by Kconfig menu, two levels deep ("Device Drivers >
- * Network device support"), with counts, largest first; the JSON has every
- * symbol with its menu. A value "is not set" and an absent one are the same
+ * Character devices"), with counts, largest first; the JSON has every
+ * symbol with its menu. The menu is the one lib/dotconfig.c reads from the
+ * configs' own comment blocks (a's, or b's for a symbol only b lists), as
+ * the report shows it. A value "is not set" and an absent one are the same
  * (n), as for the audit.
  */
+#include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 #include "../lib/record.h"
-#include "fragment.h"
 #include "kdiff.h"
 
 #include <errno.h>
@@ -23,29 +25,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lkc.h>
-#include <list.h>
-
-#define MENU_DEPTH 2
 #define MENU_ROWS 25	/* menus shown; the rest are one line (all in the JSON) */
 
 struct diff {
 	const char *name;
 	const char *va, *vb;	/* as written: "n" for "is not set"; NULL: absent */
 	int on_a, on_b;		/* set to something other than n */
-	char *menu;
+	const char *menu;
 };
 
 struct count {
-	char *menu;
+	const char *menu;
 	size_t n, removed, added, changed;
 };
 
-static const char *raw(const struct kf_fragset *fs, const char *name)
+/* Read a config; a problem is printed as every reader's "file:line: what; fix". */
+static int read_config(struct kf_config *c, const char *path)
 {
-	const struct kf_setting *s = kf_fragset_find(fs, name);
+	char err[1024];
 
-	return s ? s->value : NULL;
+	if (kf_config_read(c, path, NULL, err, sizeof(err)) == 0)
+		return 0;
+	kf_warn("%s; both must be configs written by kconfig", err);
+	return -1;
+}
+
+/* Setting i is the one that counts: no later line sets the symbol again. */
+static int last(const struct kf_config *c, size_t i)
+{
+	return kf_config_find(c, c->sym[i].name) == &c->sym[i];
 }
 
 static int on(const char *v)
@@ -59,46 +67,6 @@ static int differ(const char *va, const char *vb)
 	if (!on(va) || !on(vb))
 		return on(va) != on(vb);
 	return !kf_value_equal(va, vb);
-}
-
-/* The symbol's first definition's menus (real menus and menuconfig
- * symbols), the outermost MENU_DEPTH of them, joined with " > ". */
-static char *menu_path(const char *name)
-{
-	struct symbol *sym = sym_find(name);
-	struct menu *m = NULL, *p;
-	const char *chain[64];
-	size_t n = 0, i;
-	struct strbuf sb = { 0 };
-
-	if (!sym)
-		return kf_xstrdup("(not a symbol of this tree)");
-#ifdef KF_SYM_MENUS
-	if (!list_empty(&sym->menus))
-		m = list_first_entry(&sym->menus, struct menu, link);
-#else
-	{
-		struct property *prop;
-
-		for_all_properties(sym, prop, P_SYMBOL) {
-			m = prop->menu;
-			break;
-		}
-	}
-#endif
-	if (!m)
-		return kf_xstrdup("(not a symbol of this tree)");
-	for (p = m->parent; p && p != &rootmenu; p = p->parent)
-		if (p->prompt && p->prompt->type == P_MENU && n < 64)
-			chain[n++] = p->prompt->text;
-	if (!n)
-		return kf_xstrdup("(top level)");
-	for (i = 0; i < n && i < MENU_DEPTH; i++) {
-		if (i)
-			sb_add(&sb, " > ");
-		sb_add(&sb, chain[n - 1 - i]);
-	}
-	return sb.s;
 }
 
 static int by_name(const void *x, const void *y)
@@ -116,11 +84,11 @@ static int by_count(const void *x, const void *y)
 }
 
 static void add_diff(struct diff **v, size_t *n, const char *name,
-		     const char *va, const char *vb)
+		     const char *va, const char *vb, const char *menu)
 {
 	*v = kf_xrealloc(*v, (*n + 1) * sizeof(**v));
 	(*v)[(*n)++] = (struct diff){ .name = name, .va = va, .vb = vb,
-				      .on_a = on(va), .on_b = on(vb), .menu = menu_path(name) };
+				      .on_a = on(va), .on_b = on(vb), .menu = menu };
 }
 
 static struct count *count_by_menu(const struct diff *d, size_t nd, size_t *nc)
@@ -199,32 +167,28 @@ static int write_json(const char *path, const char *la, const char *lb,
 long kf_kdiff(const char *a, const char *b, const char *la, const char *lb,
 	      const char *json, size_t full_max)
 {
-	struct kf_fragset fa, fb;
+	struct kf_config ca, cb;
 	struct diff *d = NULL;
 	struct count *c;
 	size_t nd = 0, nc, i;
 	long rc;
 
-	kf_fragset_init(&fa);
-	kf_fragset_init(&fb);
-	kf_fragset_add(&fa, a, NULL);
-	kf_fragset_add(&fb, b, NULL);
-	if (fa.nerr || fb.nerr) {
-		kf_warn("%s; both must be configs written by kconfig",
-			fa.nerr ? fa.err[0] : fb.err[0]);
-		kf_fragset_free(&fa);
-		kf_fragset_free(&fb);
+	if (read_config(&ca, a) < 0)
+		return -1;
+	if (read_config(&cb, b) < 0) {
+		kf_config_free(&ca);
 		return -1;
 	}
-	for (i = 0; i < fa.nset; i++) {
-		const char *vb = raw(&fb, fa.set[i].name);
+	for (i = 0; i < ca.n; i++) {
+		const char *name = ca.sym[i].name, *vb = kf_config_get(&cb, name);
 
-		if (differ(fa.set[i].value, vb))
-			add_diff(&d, &nd, fa.set[i].name, fa.set[i].value, vb);
+		if (last(&ca, i) && differ(ca.sym[i].value, vb))
+			add_diff(&d, &nd, name, ca.sym[i].value, vb, kf_config_menu(&ca, name));
 	}
-	for (i = 0; i < fb.nset; i++)
-		if (!raw(&fa, fb.set[i].name) && on(fb.set[i].value))
-			add_diff(&d, &nd, fb.set[i].name, NULL, fb.set[i].value);
+	for (i = 0; i < cb.n; i++)
+		if (last(&cb, i) && !kf_config_get(&ca, cb.sym[i].name) && on(cb.sym[i].value))
+			add_diff(&d, &nd, cb.sym[i].name, NULL, cb.sym[i].value,
+				 kf_config_menu(&cb, cb.sym[i].name));
 	if (d)
 		qsort(d, nd, sizeof(*d), by_name);
 	c = count_by_menu(d, nd, &nc);
@@ -252,11 +216,9 @@ long kf_kdiff(const char *a, const char *b, const char *la, const char *lb,
 		kf_warn("%s: %s", json, strerror(errno));
 		rc = -1;
 	}
-	for (i = 0; i < nd; i++)
-		free(d[i].menu);
 	free(d);
 	free(c);
-	kf_fragset_free(&fa);
-	kf_fragset_free(&fb);
+	kf_config_free(&ca);
+	kf_config_free(&cb);
 	return rc;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kdiff.h - the config difference of two flavours, readable at distro scale
- * (config/kdiff.c; run as 'audit --diff', which has the tree's Kconfig
- * parsed already).
+ * (config/kdiff.c; run as 'audit --diff'). It needs no kernel tree: the menus
+ * come from the configs' own comment blocks (lib/dotconfig.c).
  */
 #ifndef KF_KDIFF_H
 #define KF_KDIFF_H
@@ -16,8 +16,8 @@
 /*
  * Compare configs a and b (labelled la, lb); print to stdout; write every
  * difference to json when it is not NULL. full_max: list them all up to
- * this many. Needs the tree's Kconfig parsed (conf_parse). Returns the
- * number of differences, or -1 when a file cannot be read (message printed).
+ * this many. Returns the number of differences, or -1 when a file cannot be
+ * read or has a bad line (message printed).
  */
 long kf_kdiff(const char *a, const char *b, const char *la, const char *lb,
 	      const char *json, size_t full_max);

@@ -3,18 +3,22 @@
  * newflavour - the logic behind 'make newflavour' (config/edit.mk;
  * config/newflavour.sh evaluates the choice with the tree's kconfig).
  *
- *   newflavour [--check] NAME CPU MODEL KCONFIG_CPU [SHIFT]
+ *   newflavour --check NAME CPU MODEL KCONFIG_CPU
+ *   newflavour NAME CPU MODEL KCONFIG_CPU EVALUATED
  *       Check NAME (lib/recipe.c's flavour-name rule), MODEL (boot/cpu-models,
  *       read by lib/cpumodels.c) and CPU (a processor-family choice of the
  *       tree's arch/x86/Kconfig.cpu, usable on x86-64); with --check print
- *       the choice's prompt, else write flavours/NAME.flavour (generic's
- *       fragments with cpu-NAME for its cpu fragment) and
- *       fragments/cpu-NAME.config (CONFIG_<CPU>=y, and the tree's
- *       X86_L1_CACHE_SHIFT for it when SHIFT is given).
+ *       the choice's prompt. Else EVALUATED is the tree's kconfig's config
+ *       with 64BIT and CPU forced (newflavour.sh): CPU must have stood
+ *       there; write flavours/NAME.flavour (generic's fragments with
+ *       cpu-NAME for its cpu fragment, by lib/recipe.c's writer) and
+ *       fragments/cpu-NAME.config (CONFIG_<CPU>=y, and EVALUATED's
+ *       X86_L1_CACHE_SHIFT when it has one).
  *
  * Exit status: 0 done, 2 bad arguments or input (nothing written).
  */
 #include "../lib/cpumodels.h"
+#include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -147,7 +151,9 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name, *cpu, *model, *kconfig, *shift, *prompt;
-	char *recipe, *fragment, *list, *fragtext, *recipetext;
+	char *recipe, *fragment, *list, *fragtext, *header, err[1024];
+	struct kf_recipe r = { 0 };
+	struct kf_config evaluated = { 0 };
 	struct strbuf cpu64 = { 0 };
 	struct cpu_choice *c;
 	const struct cpu_choice *hit = NULL;
@@ -157,18 +163,17 @@ int main(int argc, char **argv)
 	kf_prog = "kflavour newflavour";
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (opt != 'c')
-			kf_die(2, "usage: newflavour [--check] NAME CPU MODEL KCONFIG_CPU [SHIFT]");
+			kf_die(2, "usage: newflavour [--check] NAME CPU MODEL KCONFIG_CPU [EVALUATED]");
 		check = 1;
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 4 || argc > 5)
-		kf_die(2, "usage: newflavour [--check] NAME CPU MODEL KCONFIG_CPU [SHIFT]");
+	if (argc != 5 - check)
+		kf_die(2, "usage: newflavour --check NAME CPU MODEL KCONFIG_CPU | newflavour NAME CPU MODEL KCONFIG_CPU EVALUATED");
 	name = argv[0];
 	cpu = argv[1];
 	model = argv[2];
 	kconfig = argv[3];
-	shift = argc == 5 && *argv[4] ? argv[4] : NULL;
 	if (!strncmp(cpu, "CONFIG_", 7))
 		cpu += 7;
 
@@ -207,6 +212,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (kf_config_read(&evaluated, argv[4], NULL, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	if (strcmp(kf_config_value(&evaluated, cpu), "y") != 0)
+		kf_die(2, "cpu %s does not stand on x86-64 in this tree (its kconfig drops it: see 'depends on' in %s)",
+		       cpu, kconfig);
+	shift = kf_config_get(&evaluated, "X86_L1_CACHE_SHIFT");
 	fragtext = kf_xasprintf(
 		"# cpu-%s: Kconfig's \"%s\" processor-family choice (%s) in\n"
 		"# arch/x86/Kconfig.cpu, for the %s flavour (scaffolded by make newflavour).\n"
@@ -223,33 +234,32 @@ int main(int argc, char **argv)
 		fragtext = more;
 	}
 	list = scaffold_fragments(name);
-	recipetext = kf_xasprintf(
+	header = kf_xasprintf(
 		"# %s: Kconfig's \"%s\" choice (%s), booted on the %s CPU model.\n"
 		"# Scaffolded by 'make newflavour' from generic's fragments; say here what\n"
-		"# the flavour is for.\n"
-		"description = %s (%s)\n"
-		"fragments   = %s\n"
-		"cpu         = %s\n"
-		"memory      = 512M\n"
-		"smp         = 2\n"
-		"cmdline     =\n"
-		"base        = tinyconfig\n"
-		"group       = default\n",
-		name, prompt, cpu, model, prompt, cpu, list, model);
+		"# the flavour is for.\n",
+		name, prompt, cpu, model);
+	r.value[KF_DESCRIPTION] = kf_xasprintf("%s (%s)", prompt, cpu);
+	r.value[KF_FRAGMENTS] = list;
+	kf_recipe_set(&r, KF_CPU, model);
+	kf_recipe_set(&r, KF_MEMORY, "512M");
+	kf_recipe_set(&r, KF_SMP, "2");
+	kf_recipe_set(&r, KF_CMDLINE, "");
+	kf_recipe_set(&r, KF_BASE, "tinyconfig");
+	kf_recipe_set(&r, KF_GROUP, "default");
 	/* The fragment first: a recipe without its fragment would break make. */
 	if (kf_write_atomic(fragment, fragtext, strlen(fragtext)) < 0)
 		kf_die(2, "%s: %s", fragment, strerror(errno));
-	if (kf_write_atomic(recipe, recipetext, strlen(recipetext)) < 0) {
-		int e = errno;
-
+	if (kf_recipe_write(recipe, &r, header, err, sizeof(err)) < 0) {
 		unlink(fragment);
-		kf_die(2, "%s: %s", recipe, strerror(e));
+		kf_die(2, "%s", err);
 	}
 	printf("  NEW     %s\n  NEW     %s\n", recipe, fragment);
 	free(fragtext);
-	free(recipetext);
-	free(list);
+	free(header);
 out:
+	kf_recipe_free(&r);
+	kf_config_free(&evaluated);
 	for (size_t i = 0; i < n; i++) {
 		free(c[i].sym);
 		free(c[i].prompt);

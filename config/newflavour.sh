@@ -2,9 +2,10 @@
 # newflavour.sh MAKE NAME CPU MODEL KVER SRC KCONFIG_ODIR NEWFLAVOUR
 # Glue for 'make newflavour' (config/edit.mk); the checks and the files are
 # config/newflavour.c's. What a processor-family choice implies is asked of the
-# tree's own kconfig: allnoconfig with 64BIT and the choice forced shows
-# whether the choice stands on x86-64, and its X86_L1_CACHE_SHIFT (the
-# defaults of arch/x86/Kconfig.cpu, evaluated, not re-read by hand).
+# tree's own kconfig: allnoconfig with 64BIT and the choice forced, whose
+# config newflavour reads, shows whether the choice stands on x86-64, and
+# its X86_L1_CACHE_SHIFT (the defaults of arch/x86/Kconfig.cpu, evaluated,
+# not re-read by hand).
 # Then the new flavour goes through the config stage (merge, audit, policy)
 # and gets its defconfig, so its three files are ready to commit.
 set -eo pipefail
@@ -21,11 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'CONFIG_64BIT=y\nCONFIG_%s=y\n' "$cpu" > "$tmp/want"
 make -s -C "$src" O="$kodir" KCONFIG_CONFIG="$tmp/config" KCONFIG_ALLCONFIG="$tmp/want" \
 	allnoconfig > "$tmp/log" 2>&1 || { cat "$tmp/log" >&2; die "the tree's kconfig failed (above)"; }
-grep -qx "CONFIG_$cpu=y" "$tmp/config" ||
-	die "cpu $cpu does not stand on x86-64 in this tree (its kconfig drops it: see 'depends on' in $kcpu)"
-shift=$(sed -n 's/^CONFIG_X86_L1_CACHE_SHIFT=//p' "$tmp/config")
-
-"$newflavour" -- "$name" "$cpu" "$model" "$kcpu" "$shift"
+"$newflavour" -- "$name" "$cpu" "$model" "$kcpu" "$tmp/config"
 $make defconfigs flavour="$name" name= cpu= model= || {
 	echo "kflavour: newflavour $name: the new flavour does not pass the config stage (above); fix fragments/cpu-$name.config or flavours/$name.flavour, then 'make defconfigs flavour=$name'" >&2
 	exit 1

@@ -18,11 +18,17 @@
  *       repeats the earlier value is dropped. A change that a later fragment
  *       would undo is an error, and then nothing is written.
  *   savefragment add-fragment RECIPE NAME
- *       Append NAME to the recipe's "fragments =" line unless it is there.
+ *       Append NAME to the recipe's fragment list unless it is there
+ *       (lib/recipe.c's writer).
+ *   savefragment compare EDITED MERGED
+ *       Exit 0 when the two configs have the same settings; else print each
+ *       setting that differs, as "  edited: LINE" and "  merged: LINE", and
+ *       exit 1.
  *
  * Configs are read by lib/dotconfig.c and values compared with its
  * kf_value_equal(), as the audit and the policy compare them.
- * Exit status: 0 done, 1 refused (nothing written), 2 bad arguments or input.
+ * Exit status: 0 done, 1 refused (nothing written) or configs that differ,
+ * 2 bad arguments or input.
  */
 #include "fragment.h"
 #include "../lib/kf.h"
@@ -332,46 +338,72 @@ static int has_word(const char *list, const char *word)
 static int cmd_add_fragment(int argc, char **argv)
 {
 	struct kf_recipe r;
-	struct text t;
-	char err[1024], *text;
+	char err[1024];
 
 	if (argc != 2)
 		kf_die(2, "usage: savefragment add-fragment RECIPE NAME");
 	if (kf_recipe_read(argv[0], &r, err, sizeof(err)) < 0)
 		kf_die(2, "%s", err);
-	if (has_word(r.value[KF_FRAGMENTS], argv[1])) {
-		kf_recipe_free(&r);
-		return 0;
-	}
-	text = kf_read_file(argv[0], NULL);
-	if (!text)
-		kf_die(2, "%s: %s", argv[0], strerror(errno));
-	text_split(&t, text);
-	/* The recipe reader found the line; lines are 1-based. */
-	if (!t.line || r.line[KF_FRAGMENTS] < 1 || (size_t)r.line[KF_FRAGMENTS] > t.n)
-		kf_die(2, "%s changed while being read; run again", argv[0]);
-	{
-		char **l = &t.line[r.line[KF_FRAGMENTS] - 1];
-		char *s = kf_trim(*l), *grown = kf_xasprintf("%s %s", s, argv[1]);
+	if (!has_word(r.value[KF_FRAGMENTS], argv[1])) {
+		char *grown = kf_xasprintf("%s %s", r.value[KF_FRAGMENTS], argv[1]);
 
-		free(*l);
-		*l = grown;
+		kf_recipe_set(&r, KF_FRAGMENTS, grown);
+		free(grown);
+		if (kf_recipe_write(argv[0], &r, NULL, err, sizeof(err)) < 0)
+			kf_die(2, "%s", err);
 	}
-	text_save(&t, argv[0]);
 	kf_recipe_free(&r);
 	return 0;
+}
+
+/* The line of name in c as kconfig writes it ("is not set" when absent). */
+static void print_setting(const char *label, const struct kf_config *c, const char *name)
+{
+	char *l = kf_setting_line(name, kf_config_value(c, name));
+
+	printf("  %s: %s\n", label, l);
+	free(l);
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct kf_config c[2];
+	int differ = 0;
+
+	if (argc != 2)
+		kf_die(2, "usage: savefragment compare EDITED MERGED");
+	cfg_read(&c[0], argv[0]);
+	cfg_read(&c[1], argv[1]);
+	/* Every symbol of either, once, the edited config's first. */
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < c[k].n; i++) {
+			const char *name = c[k].sym[i].name;
+
+			if ((k && kf_config_get(&c[0], name)) ||
+			    kf_config_find(&c[k], name) != &c[k].sym[i] ||
+			    kf_value_equal(kf_config_value(&c[0], name), kf_config_value(&c[1], name)))
+				continue;
+			print_setting("edited", &c[0], name);
+			print_setting("merged", &c[1], name);
+			differ = 1;
+		}
+	kf_config_free(&c[0]);
+	kf_config_free(&c[1]);
+	return differ;
 }
 
 int main(int argc, char **argv)
 {
 	kf_prog = "kflavour savefragment";
 	if (argc < 2)
-		kf_die(2, "usage: savefragment changes|apply|add-fragment ...");
+		kf_die(2, "usage: savefragment changes|apply|add-fragment|compare ...");
 	if (!strcmp(argv[1], "changes"))
 		return cmd_changes(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "apply"))
 		return cmd_apply(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "add-fragment"))
 		return cmd_add_fragment(argc - 2, argv + 2);
-	kf_die(2, "unknown command '%s'; use changes, apply or add-fragment", argv[1]);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 2, argv + 2);
+	kf_die(2, "unknown command '%s'; use changes, apply, add-fragment or compare", argv[1]);
 }

@@ -80,11 +80,10 @@ $make config defconfigs flavour="$affected" || {
 	echo "kflavour: savefragment $f: $target is written (diff above), but the config stage failed (above); fix $target, then run 'make defconfigs flavour=\"$affected\"'" >&2
 	exit 1
 }
-if ! cmp -s "$tmp/edited" "$cfg"; then
+if ! "$savefragment" compare "$tmp/edited" "$cfg" > "$tmp/compare"; then
 	cp "$tmp/edited" "$odir/.config.unsaved"
 	echo "kflavour: savefragment $f: the new merge does not give the edited config:" >&2
-	diff <(grep '^# CONFIG_\|^CONFIG_' "$tmp/edited") <(grep '^# CONFIG_\|^CONFIG_' "$cfg") |
-		grep '^[<>]' | sed 's/^</  edited:/; s/^>/  merged:/' >&2 || true
+	cat "$tmp/compare" >&2
 	echo "kflavour: the edited config is kept in $odir/.config.unsaved; fix $target by hand" >&2
 	exit 1
 fi

@@ -16,6 +16,7 @@
 #define PREFIX "CONFIG_"
 #define PREFIX_LEN (sizeof(PREFIX) - 1)
 #define NOT_SET " is not set"
+#define TOP_LEVEL "(top level)"
 #define VALUES "use y, m, n, a decimal or 0x hex number, or a \"quoted string\""
 
 static int is_name_char(int c)
@@ -305,9 +306,88 @@ void kf_config_free(struct kf_config *c)
 		free(c->sym[i].name);
 		free(c->sym[i].value);
 	}
+	for (size_t i = 0; i < c->nmenu; i++)
+		free(c->menu[i]);
 	free(c->sym);
 	free(c->by_name);
+	free(c->menu);
+	free(c->kver);
 	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * A comment block of a .config being read ("#", "# Title", "#"): a menu
+ * once its "# end of Title" comes; a Kconfig comment, which kconfig
+ * writes the same way without an end line, if none does.
+ */
+struct block {
+	const char *title;	/* points into the text being read */
+	int parent;		/* the block open around it; -1: none */
+	int menu;
+};
+
+struct blocks {
+	struct block *v;
+	size_t n;
+	int open;		/* the innermost open block; -1: none */
+};
+
+/* line, after prev after prev2: open a block, or close the innermost open
+ * one of that title (and the comments opened inside it). */
+static void block_line(struct blocks *b, const char *line, const char *prev,
+		       const char *prev2)
+{
+	static const char end_of[] = "# end of ";
+	size_t n = sizeof(end_of) - 1;
+
+	if (!strcmp(line, "#") && prev2 && !strcmp(prev2, "#") &&
+	    !strncmp(prev, "# ", 2) && prev[2]) {
+		b->v = kf_xrealloc(b->v, (b->n + 1) * sizeof(*b->v));
+		b->v[b->n] = (struct block){ prev + 2, b->open, 0 };
+		b->open = (int)b->n++;
+	} else if (!strncmp(line, end_of, n)) {
+		for (int i = b->open; i >= 0; i = b->v[i].parent)
+			if (!strcmp(b->v[i].title, line + n)) {
+				b->v[i].menu = 1;
+				b->open = b->v[i].parent;
+				break;
+			}
+	}
+}
+
+/* Each block's path: the menus among it and the blocks around it, the
+ * outermost KF_MENU_DEPTH of them. */
+static void menu_paths(struct kf_config *c, const struct blocks *b)
+{
+	c->menu = kf_xmalloc((b->n + 1) * sizeof(*c->menu));
+	c->nmenu = b->n;
+	for (size_t i = 0; i < b->n; i++) {
+		const char *outer[KF_MENU_DEPTH];
+		size_t depth = 0, at;
+		struct strbuf sb = { 0 };
+
+		for (int j = (int)i; j >= 0; j = b->v[j].parent)
+			depth += (size_t)b->v[j].menu;
+		at = depth;
+		for (int j = (int)i; j >= 0; j = b->v[j].parent)
+			if (b->v[j].menu && --at < KF_MENU_DEPTH)
+				outer[at] = b->v[j].title;
+		for (size_t k = 0; k < depth && k < KF_MENU_DEPTH; k++)
+			sb_addf(&sb, "%s%s", k ? " > " : "", outer[k]);
+		c->menu[i] = sb.s ? sb.s : kf_xstrdup(TOP_LEVEL);
+	}
+}
+
+/* "6.1" of the header line "# Linux/x86 6.1.192 Kernel Configuration". */
+static char *header_kver(const char *line)
+{
+	const char *sp;
+	int major, minor;
+
+	if (strncmp(line, "# Linux/", 8) != 0 || !(sp = strchr(line + 8, ' ')) ||
+	    sscanf(sp, " %d.%d", &major, &minor) != 2)
+		return NULL;
+	return kf_xasprintf("%d.%d", major, minor);
 }
 
 /* qsort has no context argument: the array being sorted, for by_index. */
@@ -326,6 +406,8 @@ int kf_config_read(struct kf_config *c, const char *path, const char *text,
 		   char *err, size_t errlen)
 {
 	char *owned = NULL, *buf, *line, *next, why[1024];
+	const char *prev = NULL, *prev2 = NULL;
+	struct blocks b = { .open = -1 };
 	int lineno = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -337,7 +419,7 @@ int kf_config_read(struct kf_config *c, const char *path, const char *text,
 	}
 	buf = kf_xstrdup(text);
 	free(owned);
-	for (line = buf; line && *line; line = next) {
+	for (line = buf; line && *line; prev2 = prev, prev = line, line = next) {
 		struct kf_line l;
 
 		next = strchr(line, '\n');
@@ -346,16 +428,25 @@ int kf_config_read(struct kf_config *c, const char *path, const char *text,
 		lineno++;
 		if (kf_parse_line(line, &l, why, sizeof(why)) < 0) {
 			free(buf);
+			free(b.v);
 			kf_config_free(c);
 			return FAIL("%s:%d: %s", path, lineno, why);
+		}
+		if (l.kind == KF_LINE_COMMENT) {
+			block_line(&b, line, prev, prev2);
+			if (!c->kver)
+				c->kver = header_kver(line);
 		}
 		if (l.kind != KF_LINE_SET && l.kind != KF_LINE_UNSET)
 			continue;
 		c->sym = kf_xrealloc(c->sym, (c->n + 1) * sizeof(*c->sym));
 		c->sym[c->n].name = kf_xasprintf("%.*s", (int)l.name_len, l.name);
 		c->sym[c->n].value = kf_xasprintf("%.*s", (int)l.value_len, l.value);
+		c->sym[c->n].menu = b.open;
 		c->sym[c->n++].line = lineno;
 	}
+	menu_paths(c, &b);
+	free(b.v);
 	free(buf);
 	c->by_name = kf_xmalloc((c->n + 1) * sizeof(*c->by_name));
 	for (size_t i = 0; i < c->n; i++)
@@ -397,4 +488,13 @@ const char *kf_config_value(const struct kf_config *c, const char *name)
 	const char *v = kf_config_get(c, name);
 
 	return v ? v : "n";
+}
+
+const char *kf_config_menu(const struct kf_config *c, const char *name)
+{
+	const struct kf_config_sym *s = kf_config_find(c, name);
+
+	if (!s)
+		return NULL;
+	return s->menu < 0 ? TOP_LEVEL : c->menu[s->menu];
 }

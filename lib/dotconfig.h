@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dotconfig.h - the one reader of .config and fragment lines
- * ("CONFIG_X=value", "# CONFIG_X is not set") and the one rule for "are two
- * values equal". Every tool that reads a .config or a fragment uses it:
- * config/fragment.c (fragments and their merge), savefragment, policy,
- * the report, bisect.
+ * ("CONFIG_X=value", "# CONFIG_X is not set", the menu comment blocks and
+ * the "# Linux/x86 6.1.192 Kernel Configuration" header) and the one rule
+ * for "are two values equal". Every tool that reads a .config or a fragment
+ * uses it: config/fragment.c (fragments and their merge), savefragment,
+ * policy, newflavour, make diffconfig, the report, bisect, upgrade and the
+ * build's progress estimate.
  */
 #ifndef KF_DOTCONFIG_H
 #define KF_DOTCONFIG_H
@@ -69,18 +71,22 @@ char *kf_setting_line(const char *name, const char *value);
  */
 char *kf_unquote(const char *value);
 
-/* A whole .config (or fragment): its settings in file order, and an index
- * by name for lookups. */
+/* A whole .config (or fragment): its settings in file order, an index by
+ * name for lookups, and the Kconfig menu each setting is written under. */
 struct kf_config_sym {
 	char *name;		/* without CONFIG_ */
 	char *value;		/* as written; "n" for "is not set" */
 	int line;
+	int menu;		/* index into kf_config.menu; -1: none */
 };
 
 struct kf_config {
 	struct kf_config_sym *sym;
 	size_t n;
 	size_t *by_name;	/* indexes into sym[], sorted by name */
+	char **menu;		/* menu paths, see kf_config_menu() */
+	size_t nmenu;
+	char *kver;		/* "6.1" from the header, or NULL */
 };
 
 /*
@@ -98,5 +104,18 @@ const struct kf_config_sym *kf_config_find(const struct kf_config *c,
 const char *kf_config_get(const struct kf_config *c, const char *name);
 /* Like kf_config_get, but absent reads as "n" (Kconfig's own view). */
 const char *kf_config_value(const struct kf_config *c, const char *name);
+
+/*
+ * The Kconfig menu name is written under, the one menu path every tool
+ * shows: the outermost KF_MENU_DEPTH menus joined with " > " ("Device
+ * Drivers > Character devices"), or "(top level)"; NULL when c does not
+ * list name. Read from the comment blocks kconfig writes around a menu
+ * ("#", "# Title", "#" ... "# end of Title"; a Kconfig comment is the same
+ * block without an end line, and no menu), so no tree is needed. kconfig
+ * writes no block for a menuconfig symbol or a choice: what they hold is
+ * in the menu around them.
+ */
+#define KF_MENU_DEPTH 2
+const char *kf_config_menu(const struct kf_config *c, const char *name);
 
 #endif /* KF_DOTCONFIG_H */

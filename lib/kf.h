@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kf.h - what the kflavour host tools share: error reporting, files and
- * directories, the clock, and the flavour recipe reader.
+ * directories, the clock, and the flavour recipe reader and writer.
  */
 #ifndef KF_H
 #define KF_H
@@ -120,5 +120,18 @@ int kf_recipe_memory_split(const char *s, unsigned long *low_mib,
 int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 		   size_t errlen);
 void kf_recipe_free(struct kf_recipe *r);
+/* Give key a copy of value in r. */
+void kf_recipe_set(struct kf_recipe *r, enum kf_recipe_key key, const char *value);
+
+/*
+ * The one recipe writer: r to path, atomically. A recipe that exists keeps
+ * every line (comments, blank lines, order, alignment) but those of the
+ * keys whose value r changes (r->value[k] NULL: unchanged); a new one is
+ * header (comment lines, or NULL) then every key, in kf_recipe_keys order.
+ * The text is first checked as kf_recipe_read() checks a recipe: on a
+ * problem, "path:line: message; fix" in err, -1, and nothing written.
+ */
+int kf_recipe_write(const char *path, const struct kf_recipe *r, const char *header,
+		    char *err, size_t errlen);
 
 #endif /* KF_H */

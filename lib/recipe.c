@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * recipe.c - read a flavour recipe (flavours/<name>.flavour).
+ * recipe.c - read and write a flavour recipe (flavours/<name>.flavour).
  *
  * A recipe is "key = value" lines; '#' starts a comment line. Every recipe
  * has the same eight keys, so one recipe read teaches them all. base says
  * what the fragments merge onto; group names the set of flavours it is made
- * with (plain make: group default).
+ * with (plain make: group default). A write is checked by the same parser
+ * as a read, so no tool writes a recipe the others cannot read.
  */
 #include "kf.h"
 
@@ -26,6 +27,7 @@ const char *const kf_recipe_keys[KF_NR_KEYS] = {
 };
 
 static const char *all_keys = "description, fragments, cpu, memory, smp, cmdline, base, group";
+#define KEY_WIDTH 11	/* strlen("description"), the longest key */
 
 static int key_index(const char *key)
 {
@@ -144,19 +146,14 @@ void kf_recipe_free(struct kf_recipe *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
-		   size_t errlen)
+/* Parse text as the recipe at path (its name comes from path). */
+static int recipe_parse(const char *path, const char *text, struct kf_recipe *r,
+			char *err, size_t errlen)
 {
-	char *text, *line, *save = NULL;
+	char *buf = kf_xstrdup(text), *line, *save = NULL;
 	int lineno = 0;
 
 	memset(r, 0, sizeof(*r));
-	text = kf_read_file(path, NULL);
-	if (!text) {
-		snprintf(err, errlen, "%s: %s; a flavour is a file flavours/<name>.flavour",
-			 path, strerror(errno));
-		return -1;
-	}
 	r->path = kf_xstrdup(path);
 	r->name = name_from_path(path);
 	if (!kf_flavour_name_ok(r->name)) {
@@ -166,13 +163,15 @@ int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 	}
 
 	/* strtok_r would merge empty lines and lose line numbers: split by hand. */
-	for (line = text; line; line = save) {
+	for (line = buf; line; line = save) {
 		char *nl = strchr(line, '\n'), *eq, *key, *val;
 		int k;
 
 		save = nl ? nl + 1 : NULL;
 		if (nl)
 			*nl = '\0';
+		else if (!*line)
+			break;	/* after the last newline: no line */
 		lineno++;
 		key = kf_trim(line);
 		if (!*key || *key == '#')
@@ -219,10 +218,98 @@ int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
 	if (check_base(r, err, errlen) < 0 || check_memory(r, err, errlen) < 0 ||
 	    check_group(r, err, errlen) < 0)
 		goto fail;
-	free(text);
+	free(buf);
 	return 0;
 fail:
-	free(text);
+	free(buf);
 	kf_recipe_free(r);
 	return -1;
+}
+
+int kf_recipe_read(const char *path, struct kf_recipe *r, char *err,
+		   size_t errlen)
+{
+	char *text = kf_read_file(path, NULL);
+	int rc;
+
+	if (!text) {
+		memset(r, 0, sizeof(*r));
+		snprintf(err, errlen, "%s: %s; a flavour is a file flavours/<name>.flavour",
+			 path, strerror(errno));
+		return -1;
+	}
+	rc = recipe_parse(path, text, r, err, errlen);
+	free(text);
+	return rc;
+}
+
+void kf_recipe_set(struct kf_recipe *r, enum kf_recipe_key key, const char *value)
+{
+	free(r->value[key]);
+	r->value[key] = kf_xstrdup(value);
+}
+
+/* "key = value" as a new recipe line: the '=' under the longest key's. */
+static void add_key_line(struct strbuf *sb, int k, const char *value)
+{
+	sb_addf(sb, "%-*s =%s%s\n", KEY_WIDTH, kf_recipe_keys[k], *value ? " " : "", value);
+}
+
+/* The lines of text, each key whose value r changes rewritten. */
+static void edit_lines(struct strbuf *sb, const char *text, const struct kf_recipe *old,
+		       const struct kf_recipe *r)
+{
+	int lineno = 0;
+
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n"), eq = strcspn(p, "=");
+		int k;
+
+		lineno++;
+		for (k = 0; k < KF_NR_KEYS; k++)
+			if (old->line[k] == lineno && r->value[k] && strcmp(r->value[k], old->value[k]) != 0)
+				break;
+		if (k < KF_NR_KEYS)	/* "fragments   =": as it was, then the value */
+			sb_addf(sb, "%.*s%s%s\n", (int)eq + 1, p, *r->value[k] ? " " : "", r->value[k]);
+		else
+			sb_addn(sb, p, len + (p[len] == '\n'));
+		p += len + (p[len] == '\n');
+	}
+}
+
+int kf_recipe_write(const char *path, const struct kf_recipe *r, const char *header,
+		    char *err, size_t errlen)
+{
+	struct kf_recipe old;
+	struct strbuf sb = { 0 };
+	char *text = kf_read_file(path, NULL);
+	int rc = -1;
+
+	if (!text && errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (text) {
+		if (recipe_parse(path, text, &old, err, errlen) < 0)
+			goto out;
+		edit_lines(&sb, text, &old, r);
+		kf_recipe_free(&old);
+	} else {
+		sb_add(&sb, header ? header : "");
+		for (int k = 0; k < KF_NR_KEYS; k++)
+			if (r->value[k])
+				add_key_line(&sb, k, r->value[k]);
+	}
+	/* What the readers will make of it, before anyone can read it. */
+	if (recipe_parse(path, sb.s ? sb.s : "", &old, err, errlen) < 0)
+		goto out;
+	kf_recipe_free(&old);
+	if (kf_write_atomic(path, sb.s, sb.len) < 0)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	else
+		rc = 0;
+out:
+	free(sb.s);
+	free(text);
+	return rc;
 }

@@ -686,26 +686,14 @@ static int by_group(const void *a, const void *b)
 /* Each differing symbol's Kconfig menu, from the first .config that has it. */
 static void config_diff_menus(struct report *r)
 {
-	struct kc_menus *m = kf_xmalloc(r->nfl * sizeof(*m));
-
-	for (size_t i = 0; i < r->nfl; i++) {
-		char *path = kf_xasprintf("%s/%s/.config", r->kdir, r->fl[i].name);
-		char *text = r->fl[i].has_config ? kf_read_file(path, NULL) : NULL;
-
-		kc_menus_parse(&m[i], text ? text : "");
-		free(text);
-		free(path);
-	}
 	for (size_t k = 0; k < r->ncdiff; k++) {
 		const char *menu = NULL;
 
 		for (size_t i = 0; i < r->nfl && !menu; i++)
-			menu = kc_menu(&m[i], r->cdiff[k].name);
+			if (r->fl[i].has_config)
+				menu = kf_config_menu(&r->fl[i].cfg, r->cdiff[k].name);
 		r->cdiff[k].menu = kf_xstrdup(menu ? menu : "(top level)");
 	}
-	for (size_t i = 0; i < r->nfl; i++)
-		kc_menus_free(&m[i]);
-	free(m);
 }
 
 static void config_diff(struct report *r)

@@ -5,7 +5,6 @@
  *
  *   model.c       read out/<kver>/<flavour>/... into struct report
  *   kconfig.c     .config parsing, the config diff and its groups
- *   menus.c       each symbol's Kconfig menu, from a .config's comments
  *   logdiff.c     console normalisation and the line diff
  *   rows.c        the flavour rows both renderers show (rows.h)
  *   table.c       the terminal table (100 columns)
@@ -41,20 +40,6 @@ enum kc_group kc_classify(const char *name, char *const *cpu_values, size_t ncpu
  */
 const char *kc_fragment_for(const char *name, char *const *files, size_t nfiles,
 			    int *line);
-
-/* Each symbol of a .config with its Kconfig menu path (menus.c). */
-struct kc_menu_sym {
-	char *name;
-	char *menu;	/* "Device Drivers > Network device support", "(top level)" */
-};
-struct kc_menus {
-	struct kc_menu_sym *v;	/* sorted by name */
-	size_t n;
-};
-void kc_menus_parse(struct kc_menus *m, const char *text);
-/* The menu of 'name', or NULL when the .config does not list it. */
-const char *kc_menu(const struct kc_menus *m, const char *name);
-void kc_menus_free(struct kc_menus *m);
 
 /* ---- logdiff.c ---------------------------------------------------------- */
 

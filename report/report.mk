@@ -7,7 +7,7 @@
 #   make logdiff a=F b=G [cpu=C..]  consoles of F and G on each C (default: F's cpu)
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
-report_src := report/report.c report/model.c report/kconfig.c report/menus.c report/rows.c \
+report_src := report/report.c report/model.c report/kconfig.c report/rows.c \
 	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c lib/record.c
 $(eval $(call tool,report,$(report_src),-ljansson -lm))
 $(tools)/report: report/report.h report/rows.h report/report.css boot/console.h

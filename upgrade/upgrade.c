@@ -73,26 +73,6 @@ static struct menu *prompt_menu(struct symbol *sym)
 	return found;
 }
 
-/* "General setup > Kernel compression mode": the prompts above m. */
-static char *menu_path(struct menu *m)
-{
-	const char *names[64];
-	struct strbuf sb = { 0 };
-	struct menu *p;
-	int n = 0;
-
-	for (p = m ? m->parent : NULL; p && p != &rootmenu && n < 64; p = p->parent)
-		if (p->prompt && p->prompt->text)
-			names[n++] = p->prompt->text;
-	sb_add(&sb, "");
-	while (n-- > 0) {
-		sb_add(&sb, names[n]);
-		if (n)
-			sb_add(&sb, " > ");
-	}
-	return sb.s;
-}
-
 static json_t *lines_json(const char *text)
 {
 	json_t *a = json_array();
@@ -164,14 +144,18 @@ static char *predecessors(const struct ctx *c, const char *name)
 
 static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 {
-	char *text = kf_read_file(c->o->newprompts, NULL), *line, *next;
+	char *text = kf_read_file(c->o->newprompts, NULL), *line, *next, err[1024];
 	json_t *a = json_array();
 	int lineno = 0;
+	struct kf_config menus;	/* CARRIED, for each prompt's menu */
 
 	if (!text)
 		kf_die(2, "--newprompts %s: %s", c->o->newprompts, strerror(errno));
+	if (kf_config_read(&menus, c->o->carried, NULL, err, sizeof(err)) < 0)
+		kf_die(2, "%s; --carried must be a config written by kconfig", err);
 	for (line = text; line && *line; line = next) {
-		char err[256], *name, *menu;
+		const char *menu;
+		char *name;
 		struct kf_line l;
 		struct symbol *sym;
 		struct menu *pm;
@@ -193,7 +177,9 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		sym = sym_find(name);
 		pm = kf_sym_known(sym) ? prompt_menu(sym) : NULL;
 		prompt = pm ? menu_get_prompt(pm) : "";
-		menu = menu_path(pm);
+		menu = kf_config_menu(&menus, name);
+		if (!menu)
+			menu = "(not in the carried config)";
 		value = value_in(&c->carried, name);
 		dec = kf_fragset_find(&c->req, name);
 		o = json_object();
@@ -210,16 +196,16 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 			char *setting = kf_setting_line(name, value);
 
 			c->nundecided++;
-			sb_addf(undecided, "# %s%s%s%s\n", prompt, *menu ? " [" : "", menu, *menu ? "]" : "");
+			sb_addf(undecided, "# %s [%s]\n", prompt, menu);
 			if (was)
 				sb_addf(undecided, "# the old config had %s (fragments/renames)\n", was);
 			sb_addf(undecided, "%s\n", setting);
 			free(setting);
 		}
 		free(was);
-		free(menu);
 		free(name);
 	}
+	kf_config_free(&menus);
 	free(text);
 	return a;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../build/kbuild.h"
+#include "../../lib/dotconfig.h"
 
 static void parses_kbuild_lines(void **state)
 {
@@ -168,22 +169,35 @@ static void formats_progress(void **state)
 	assert_string_equal(b, "  BUILD   generic: starting, 2 s");
 }
 
+/* The estimate of a .config's text, read by lib/dotconfig.c. */
+static long estimate(const char *text, int modules)
+{
+	struct kf_config c;
+	char err[1024];
+	long n;
+
+	assert_int_equal(kf_config_read(&c, "test.config", text, err, sizeof(err)), 0);
+	n = kb_estimate_objects(&c, modules);
+	kf_config_free(&c);
+	return n;
+}
+
 static void estimates_objects(void **state)
 {
-	const char *cfg = "CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n"
-			  "CONFIG_D=y\nCONFIG_S=\"=y\"\nCONFIG_E=m\n";
+	const char *cfg = "#\n# Menu\n#\nCONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n"
+			  "CONFIG_D=y\nCONFIG_S=\"=y\"\nCONFIG_E=m\n# end of Menu\n";
 
 	(void)state;
-	/* two =y lines; the string value ending in a quote is not one */
-	assert_int_equal(kb_estimate_objects(cfg, 0), kb_estimate_objects("CONFIG_A=y\nCONFIG_D=y\n", 0));
-	assert_true(kb_estimate_objects(cfg, 1) > kb_estimate_objects(cfg, 0));
-	assert_int_equal(kb_estimate_objects("CONFIG_B=m\n", 0), 0);
-	assert_true(kb_estimate_objects("CONFIG_B=m\n", 1) > 0);
-	assert_int_equal(kb_estimate_objects("# CONFIG_C is not set\n", 1), 0);
-	assert_int_equal(kb_estimate_objects("", 1), 0);
+	/* two =y settings; the string value ending in =y is not one */
+	assert_int_equal(estimate(cfg, 0), estimate("CONFIG_A=y\nCONFIG_D=y\n", 0));
+	assert_int_equal(estimate(cfg, 0), 330 + 2 * 123 / 100);
+	assert_int_equal(estimate(cfg, 1), 330 + 2 * 123 / 100 + 2 * 333 / 100);
+	assert_int_equal(estimate("CONFIG_B=m\n", 0), 0);
+	assert_true(estimate("CONFIG_B=m\n", 1) > 0);
+	assert_int_equal(estimate("# CONFIG_C is not set\n", 1), 0);
+	assert_int_equal(estimate("", 1), 0);
 	/* more options, more objects */
-	assert_true(kb_estimate_objects("CONFIG_A=y\nCONFIG_D=y\n", 0) >
-		    kb_estimate_objects("CONFIG_A=y\n", 0));
+	assert_true(estimate("CONFIG_A=y\nCONFIG_D=y\n", 0) > estimate("CONFIG_A=y\n", 0));
 }
 
 int main(void)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for config/policy.c: the fragments/policy parser (every error
+ * Unit tests for lib/policy.c: the fragments/policy parser (every error
  * names file:line and a fix), which rule binds a flavour, value matching,
- * and the violation message (symbol, flavour, required, actual, note).
+ * the violation message (symbol, flavour, required, actual, note), and the
+ * edit that drops a symbol's rules.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KF_POLICY_NO_MAIN
-#include "../../config/policy.c" /* NOLINT(bugprone-suspicious-include): the tool is one file, no header */
+#include <unistd.h>
+
+#include "../../lib/kf.h"
+#include "../../lib/policy.h"
 
 static char err[1024];
 
@@ -129,14 +132,12 @@ static char *check(const struct kf_policy *p, const char *flavour,
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	struct kf_config c;
-	char *kver = kf_config_kver(config);
 
 	assert_non_null(out);
 	assert_int_equal(kf_config_read(&c, "test.config", config, err, sizeof(err)), 0);
-	*bad = kf_policy_check(p, flavour, &c, kver, out);
+	*bad = kf_policy_check(p, flavour, &c, c.kver, out);
 	fclose(out);
 	kf_config_free(&c);
-	free(kver);
 	return buf;
 }
 
@@ -204,19 +205,95 @@ static void flavour_names(void **state)
 static void the_shipped_policy_parses(void **state)
 {
 	struct kf_policy p;
-	char *text = kf_read_file("fragments/policy", NULL);
 
 	(void)state;
-	if (!text)
-		skip();	/* run from the top of the checkout, as tests/run does */
-	assert_int_equal(kf_policy_parse(&p, "fragments/policy", text, err, sizeof(err)), 0);
+	/* Run from the top of the checkout, as tests/run does: a missing file fails. */
+	if (kf_policy_read(&p, "fragments/policy", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
 	assert_string_equal(kf_policy_rule_for(&p, "X86_L1_CACHE_SHIFT", "mpsc")->value, "7");
 	assert_string_equal(kf_policy_rule_for(&p, "X86_L1_CACHE_SHIFT", "k8")->value, "6");
 	assert_string_equal(kf_policy_rule_for(&p, "X86_L1_CACHE_SHIFT", "generic")->value, "6");
 	assert_string_equal(kf_policy_rule_for(&p, "MPSC", "mpsc")->value, "y");
 	assert_string_equal(kf_policy_rule_for(&p, "SCHED_SMT", "generic")->value, "y");
 	kf_policy_free(&p);
-	free(text);
+}
+
+/* A policy file in a fresh directory, and its text now. */
+static char *write_policy(char *dir, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	path = kf_xasprintf("%s/policy", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void remove_policy(char *dir, char *path)
+{
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+/* bench's toggle: a symbol's rules go, every other line stays. */
+static void drops_a_symbols_rules(void **state)
+{
+	static const char text[] =
+		"# the policy\n"
+		"\n"
+		"MICROCODE           *=y     : microcode loading\n"
+		"MICROCODE_AMD       k8=y    : AMD's, a longer name\n"
+		"  # indented comment\n"
+		"SMP                 *=y     : SMP\n"
+		"CONFIG_MICROCODE    k8=y    : again, with the prefix\n";
+	char dir[] = "/tmp/kf-policy-XXXXXX", *path = write_policy(dir, text), *now;
+	struct kf_policy p;
+
+	(void)state;
+	assert_int_equal(kf_policy_drop(path, "MICROCODE", err, sizeof(err)), 2);
+	now = kf_read_file(path, NULL);
+	assert_string_equal(now,
+		"# the policy\n"
+		"\n"
+		"MICROCODE_AMD       k8=y    : AMD's, a longer name\n"
+		"  # indented comment\n"
+		"SMP                 *=y     : SMP\n");
+	free(now);
+	assert_int_equal(kf_policy_read(&p, path, err, sizeof(err)), 0);
+	assert_null(kf_policy_rule_for(&p, "MICROCODE", "k8"));
+	assert_non_null(kf_policy_rule_for(&p, "MICROCODE_AMD", "k8"));
+	kf_policy_free(&p);
+	/* No rule on it: nothing dropped, nothing changed. */
+	assert_int_equal(kf_policy_drop(path, "MICROCODE", err, sizeof(err)), 0);
+	now = kf_read_file(path, NULL);
+	assert_non_null(strstr(now, "MICROCODE_AMD"));
+	free(now);
+	remove_policy(dir, path);
+}
+
+/* A broken policy is not edited: the error names file:line, the file stays. */
+static void drop_refuses_a_broken_policy(void **state)
+{
+	static const char text[] = "MICROCODE *=y : microcode\nSMP *=yes : SMP\n";
+	char dir[] = "/tmp/kf-policy-XXXXXX", *path = write_policy(dir, text), *now;
+	char *want = kf_xasprintf("%s:2: *=yes: 'yes' is not a Kconfig value", path);
+
+	(void)state;
+	assert_int_equal(kf_policy_drop(path, "MICROCODE", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, want));
+	now = kf_read_file(path, NULL);
+	assert_string_equal(now, text);
+	free(now);
+	free(want);
+	unlink(path);
+	assert_int_equal(kf_policy_drop(path, "MICROCODE", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/policy: No such file or directory; the policy file is fragments/policy"));
+	remove_policy(dir, path);
 }
 
 /* gone=KVER: the rule does not bind in that kernel's config (issue 13). */
@@ -226,13 +303,9 @@ static void gone_rules_skip_their_kernel(void **state)
 	static const char cfg612[] = "#\n# Linux/x86 6.12.5 Kernel Configuration\n#\nCONFIG_SMP=y\n";
 	struct kf_policy p;
 	int bad;
-	char *msg, *kver;
+	char *msg;
 
 	(void)state;
-	kver = kf_config_kver(cfg612);
-	assert_string_equal(kver, "6.12");
-	free(kver);
-	assert_null(kf_config_kver("CONFIG_SMP=y\n"));
 	assert_int_equal(parse(&p, "X86_HT *=y gone=6.12|6.13 : 2.6's HT\n"), 0);
 	if (p.n != 1 || !p.rule) {
 		fail_msg("one rule expected, %zu parsed", p.n);
@@ -265,6 +338,8 @@ int main(void)
 		cmocka_unit_test(flavour_names),
 		cmocka_unit_test(the_shipped_policy_parses),
 		cmocka_unit_test(gone_rules_skip_their_kernel),
+		cmocka_unit_test(drops_a_symbols_rules),
+		cmocka_unit_test(drop_refuses_a_broken_policy),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

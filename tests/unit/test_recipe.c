@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for lib/recipe.c: every error names file, line and a fix. */
+/*
+ * Unit tests for lib/recipe.c: every error names file, line and a fix, and
+ * the one writer keeps what it does not change and writes nothing bad.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -220,6 +223,163 @@ static void name_follows_the_rule(void **state)
 	assert_false(kf_flavour_name_ok("abcdefghijklmnopqrstuvwxyz0123456"));	/* 33 */
 }
 
+/* A scratch directory for recipes written by kf_recipe_write. */
+struct scratch {
+	char dir[32];
+	char *path;
+};
+
+static void scratch_open(struct scratch *s, const char *name, const char *text)
+{
+	strcpy(s->dir, "/tmp/kf-recipe-XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	s->path = kf_xasprintf("%s/%s.flavour", s->dir, name);
+	if (text)
+		assert_int_equal(kf_write_atomic(s->path, text, strlen(text)), 0);
+}
+
+static void scratch_close(struct scratch *s)
+{
+	unlink(s->path);
+	rmdir(s->dir);
+	free(s->path);
+}
+
+/* The file now is want. */
+static void file_is(const struct scratch *s, const char *want)
+{
+	char *now = kf_read_file(s->path, NULL);
+
+	assert_non_null(now);
+	assert_string_equal(now, want);
+	free(now);
+}
+
+/* An edit changes the value of a key and nothing else. */
+static void edit_keeps_other_lines(void **state)
+{
+	static const char text[] =
+		"# k8: a comment\n"
+		"\n"
+		"description=AMD K8\n"
+		"fragments   = base cpu-k8 microcode\n"
+		"  # indented comment\n"
+		"cpu         = opteron\n"
+		"memory      = 512M\n"
+		"smp         = 2\n"
+		"cmdline     =\n"
+		"base        = tinyconfig\n"
+		"group  =  default";
+	struct scratch s;
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	scratch_open(&s, "k8", text);
+	assert_int_equal(kf_recipe_read(s.path, &r, err, sizeof(err)), 0);
+	kf_recipe_set(&r, KF_FRAGMENTS, "base cpu-k8");
+	kf_recipe_set(&r, KF_CMDLINE, "quiet");
+	kf_recipe_set(&r, KF_DESCRIPTION, "AMD K8, edited");
+	assert_int_equal(kf_recipe_write(s.path, &r, "# ignored: the recipe exists\n", err, sizeof(err)), 0);
+	file_is(&s,
+		"# k8: a comment\n"
+		"\n"
+		"description= AMD K8, edited\n"
+		"fragments   = base cpu-k8\n"
+		"  # indented comment\n"
+		"cpu         = opteron\n"
+		"memory      = 512M\n"
+		"smp         = 2\n"
+		"cmdline     = quiet\n"
+		"base        = tinyconfig\n"
+		"group  =  default");
+	/* Back to empty: no blank after '='. */
+	kf_recipe_set(&r, KF_CMDLINE, "");
+	assert_int_equal(kf_recipe_write(s.path, &r, NULL, err, sizeof(err)), 0);
+	kf_recipe_free(&r);
+	assert_int_equal(kf_recipe_read(s.path, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.value[KF_CMDLINE], "");
+	assert_int_equal(r.line[KF_CMDLINE], 9);
+	assert_string_equal(r.value[KF_FRAGMENTS], "base cpu-k8");
+	kf_recipe_free(&r);
+	{
+		char *now = kf_read_file(s.path, NULL);
+
+		assert_non_null(strstr(now, "\ncmdline     =\nbase"));
+		free(now);
+	}
+	scratch_close(&s);
+}
+
+/* A new recipe: the header, then every key aligned as the shipped ones. */
+static void writes_a_new_recipe(void **state)
+{
+	struct scratch s;
+	struct kf_recipe r = { 0 };
+	char err[512];
+	static const char *const v[KF_NR_KEYS] = { "Test flavour", "base cpu-k8", "opteron",
+						   "512M", "2", "", "tinyconfig", "default" };
+
+	(void)state;
+	scratch_open(&s, "test", NULL);
+	for (int k = 0; k < KF_NR_KEYS; k++)
+		kf_recipe_set(&r, k, v[k]);
+	assert_int_equal(kf_recipe_write(s.path, &r, "# comment\n", err, sizeof(err)), 0);
+	file_is(&s, good);
+	kf_recipe_free(&r);
+	scratch_close(&s);
+}
+
+/* What a reader would refuse is not written: the error names the line. */
+static void refuses_what_readers_refuse(void **state)
+{
+	struct scratch s;
+	struct kf_recipe r;
+	char err[512];
+
+	(void)state;
+	scratch_open(&s, "test", good);
+	assert_int_equal(kf_recipe_read(s.path, &r, err, sizeof(err)), 0);
+	kf_recipe_set(&r, KF_MEMORY, "4G+1G");
+	assert_int_equal(kf_recipe_write(s.path, &r, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/test.flavour:5: memory '4G+1G': at most 3G fit below 4 GiB"));
+	kf_recipe_set(&r, KF_MEMORY, "512M");
+	kf_recipe_set(&r, KF_CMDLINE, "a\nb");	/* a second line: not 'key = value' */
+	assert_int_equal(kf_recipe_write(s.path, &r, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/test.flavour:8: 'b' is not 'key = value'"));
+	kf_recipe_set(&r, KF_CMDLINE, "");
+	kf_recipe_set(&r, KF_GROUP, "");
+	assert_int_equal(kf_recipe_write(s.path, &r, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":9: 'group' is empty; give it a value"));
+	file_is(&s, good);
+	kf_recipe_free(&r);
+	/* A broken recipe on disk is not edited. */
+	assert_int_equal(kf_write_atomic(s.path, "description = x\n", 16), 0);
+	assert_int_equal(kf_recipe_read(s.path, &r, err, sizeof(err)), -1);
+	{
+		struct kf_recipe w = { 0 };
+
+		kf_recipe_set(&w, KF_CPU, "qemu64");
+		assert_int_equal(kf_recipe_write(s.path, &w, NULL, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "/test.flavour:2: required key 'fragments' is missing"));
+		kf_recipe_free(&w);
+	}
+	file_is(&s, "description = x\n");
+	scratch_close(&s);
+	/* A new recipe under a name that is no flavour name is not written. */
+	scratch_open(&s, "Core2", NULL);
+	{
+		struct kf_recipe w = { 0 };
+
+		kf_recipe_set(&w, KF_CPU, "qemu64");
+		assert_int_equal(kf_recipe_write(s.path, &w, NULL, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "'Core2' is not a flavour name"));
+		kf_recipe_free(&w);
+	}
+	assert_int_equal(access(s.path, F_OK), -1);
+	scratch_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +392,9 @@ int main(void)
 		cmocka_unit_test(group_is_one_word),
 		cmocka_unit_test(memory_forms),
 		cmocka_unit_test(name_follows_the_rule),
+		cmocka_unit_test(edit_keeps_other_lines),
+		cmocka_unit_test(writes_a_new_recipe),
+		cmocka_unit_test(refuses_what_readers_refuse),
 	};
 
 	return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);

@@ -101,32 +101,6 @@ static void classifies_symbols(void **state)
 	assert_int_equal(kc_classify("MODULES", cpu, n), KC_OTHER);
 }
 
-static void reads_menus(void **state)
-{
-	struct kc_menus m;
-
-	(void)state;
-	kc_menus_parse(&m, "#\n# Automatically generated file; DO NOT EDIT.\n"
-		       "# Linux/x86 6.1.192 Kernel Configuration\n#\nCONFIG_CC_IS_GCC=y\n"
-		       "\n#\n# General setup\n#\nCONFIG_A=y\n"
-		       "\n#\n# Timers subsystem\n#\n# CONFIG_B is not set\n"
-		       "\n#\n# Deeper\n#\nCONFIG_C=m\n# end of Deeper\n"
-		       "CONFIG_D=y\n# end of Timers subsystem\n"
-		       "\n#\n# A comment, not a menu\n#\nCONFIG_E=y\n"
-		       "# end of General setup\nCONFIG_F=y\n");
-	assert_string_equal(kc_menu(&m, "CC_IS_GCC"), "(top level)");
-	assert_string_equal(kc_menu(&m, "A"), "General setup");
-	/* Two levels deep, as make diffconfig shows them. */
-	assert_string_equal(kc_menu(&m, "B"), "General setup > Timers subsystem");
-	assert_string_equal(kc_menu(&m, "C"), "General setup > Timers subsystem");
-	assert_string_equal(kc_menu(&m, "D"), "General setup > Timers subsystem");
-	/* A Kconfig comment has no end line: its symbols stay in the menu. */
-	assert_string_equal(kc_menu(&m, "E"), "General setup");
-	assert_string_equal(kc_menu(&m, "F"), "(top level)");
-	assert_null(kc_menu(&m, "G"));
-	kc_menus_free(&m);
-}
-
 static void reads_fixture(void **state)
 {
 	struct report r;
@@ -408,7 +382,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(formats),
 		cmocka_unit_test(classifies_symbols),
-		cmocka_unit_test(reads_menus),
 		cmocka_unit_test(reads_fixture),
 		cmocka_unit_test(config_diff_names_fragments),
 		cmocka_unit_test(survives_broken_and_missing),
