@@ -53,7 +53,7 @@ upgrade_audit = upgrade_audit() { if [ -f "$$1/config-failed.json" ]; then \
 
 # One flavour: carry its old final config to the new tree, then the tool.
 # Fragment lists come from the recipes as each tree resolves them.
-frag_files = $$$$($(tools)/config-flavours $(1) | sed -n 's/^$(2)_fragment_files := //p')
+frag_files = $$$$($(tools)/config-flavours --fragments $(1) $(2))
 define upgrade_flavour
 .PHONY: upgrade-$(1)
 upgrade-flavours: upgrade-$(1)
