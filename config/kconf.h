@@ -5,7 +5,7 @@
  * upgrade); plus fragments/renames, the successor table both explain with.
  *
  * Build with -isystem SRC/scripts/kconfig -isystem SRC/scripts/include and
- * the tree's API flags (config/config.mk: kconfig_api):
+ * the tree's API flags (config/config.mk: kconfig_flags):
  * - KF_SYM_MENUS: a symbol lists its menu entries in 'struct list_head
  *   menus' (6.12); 6.1 has one P_SYMBOL property per entry instead.
  * - KF_MENU_FILENAME: a menu entry's file is 'const char *filename' (6.12);
