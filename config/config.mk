@@ -1,5 +1,5 @@
 # config: tinyconfig + the recipe's fragments (the tree's merge_config.sh)
-#         + olddefconfig, audited by config/audit.c -> $(kdir)/<flavour>/.config
+#         + olddefconfig, audited by config-audit -> $(kdir)/<flavour>/.config
 #         and the committed defconfigs/<kver>/<flavour>_defconfig.
 
 # Recipes become make variables: all_flavours, <f>_fragment_files, <f>_cpu...
@@ -60,8 +60,8 @@ $(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $
 $(eval $(call tool,config-lint,config/lint.c config/fragment.c,))
 $(tools)/config-lint: config/fragment.h
 
-# The audit links the tree's own kconfig parser (built by Kbuild from the
-# extracted tree into $(kdir)/kconfig), so it always matches the tree.
+# The audit's tools link the tree's own kconfig parser (built by Kbuild from
+# the extracted tree into $(kdir)/kconfig), so they always match the tree.
 kconfig_dir  := $(kdir)/kconfig/scripts/kconfig
 kconfig_objs := $(addprefix $(kconfig_dir)/,confdata.o expr.o lexer.lex.o menu.o \
 	parser.tab.o preprocess.o symbol.o util.o)
@@ -83,8 +83,11 @@ define kconfig_tool
 $(call tool,$(1),$(2) config/kconf.c lib/record.c,$(kconfig_objs) -ljansson,$(ktools),$$(kconfig_flags))
 $(ktools)/$(1): config/kconf.h $(kdir)/kconfig/.built
 endef
-$(eval $(call kconfig_tool,config-audit,config/audit.c config/kdiff.c config/fragment.c))
-$(ktools)/config-audit: config/kdiff.h config/fragment.h
+$(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c))
+$(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c config/fragment.c))
+$(eval $(call kconfig_tool,config-prompts,config/prompts.c))
+$(ktools)/config-audit: config/audit.h config/fragment.h
+$(ktools)/config-diff: config/kdiff.h config/fragment.h
 
 # Every symbol of fragments/policy must be one of this tree's Kconfig
 # symbols (or its rule say gone=<kver>): a misspelt one would pass silently.

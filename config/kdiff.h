@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kdiff.h - the config difference of two flavours, readable at distro scale
- * (config/kdiff.c; run as 'audit --diff', which has the tree's Kconfig
- * parsed already).
+ * (config/kdiff.c; run by config-diff, config/diff.c, which has the
+ * tree's Kconfig parsed already).
  */
 #ifndef KF_KDIFF_H
 #define KF_KDIFF_H
