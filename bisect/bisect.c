@@ -6,7 +6,7 @@
  *
  *   bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
  *             --good-recipe R --bad-recipe R --fragments "FILE..."
- *             --work DIR --json FILE --src SRC --audit AUDIT [--on WHAT]
+ *             --work DIR --json FILE --src SRC --prompts PROMPTS [--on WHAT]
  *
  * The three commands it runs come from make, in the environment, each for
  * /bin/sh -c (they carry make's Kbuild environment, build/build.mk):
@@ -58,7 +58,7 @@
 struct opts {
 	const char *good, *bad, *cpu, *kver, *good_dir, *bad_dir;
 	const char *good_recipe, *bad_recipe, *fragments, *work, *json;
-	const char *src, *audit, *on;
+	const char *src, *prompts, *on;
 	const char *cmd_olddefconfig, *cmd_build, *cmd_boot;
 };
 
@@ -534,18 +534,17 @@ static json_t *prompts(const struct run *r, const char *config, const char *cons
 	size_t k = 0;
 	json_t *j;
 
-	argv[k++] = (char *)r->o.audit;
+	argv[k++] = (char *)r->o.prompts;
 	argv[k++] = "--srctree";
 	argv[k++] = (char *)r->o.src;
 	argv[k++] = "--config";
 	argv[k++] = (char *)config;
-	argv[k++] = "--prompts";
 	for (size_t i = 0; i < n; i++)
 		argv[k++] = (char *)names[i];
 	argv[k] = NULL;
 	if (run_cmd(argv, out, NULL))
-		kf_die(2, "%s --prompts failed; see %s", r->o.audit, out);
-	j = kf_record_read(out, KF_MUST, "a bug in the audit's --prompts");
+		kf_die(2, "%s failed; see %s", r->o.prompts, out);
+	j = kf_record_read(out, KF_MUST, "a bug in config-prompts");
 	free(argv);
 	free(out);
 	return j;
@@ -666,7 +665,7 @@ static void usage(void)
 {
 	kf_die(2, "usage: bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
 	       "       --good-recipe R --bad-recipe R --fragments \"FILE...\" --work DIR --json FILE\n"
-	       "       --src SRC --audit AUDIT [--on verdict|kunit:SUITE.CASE|fact:KEY]\n"
+	       "       --src SRC --prompts PROMPTS [--on verdict|kunit:SUITE.CASE|fact:KEY]\n"
 	       "       (commands: KF_BISECT_OLDDEFCONFIG, KF_BISECT_BUILD, KF_BISECT_BOOT)");
 }
 
@@ -685,7 +684,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "work", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "src", required_argument, NULL, 's' },
-		{ "audit", required_argument, NULL, 'a' },
+		{ "prompts", required_argument, NULL, 'p' },
 		{ "on", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -706,14 +705,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'w': o->work = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 's': o->src = optarg; break;
-		case 'a': o->audit = optarg; break;
+		case 'p': o->prompts = optarg; break;
 		case 'o': o->on = *optarg ? optarg : NULL; break;
 		default: usage();
 		}
 	}
 	if (optind != argc || !o->good || !o->bad || !o->cpu || !o->kver || !o->good_dir ||
 	    !o->bad_dir || !o->good_recipe || !o->bad_recipe || !o->fragments || !o->work ||
-	    !o->json || !o->src || !o->audit)
+	    !o->json || !o->src || !o->prompts)
 		usage();
 	o->cmd_olddefconfig = getenv("KF_BISECT_OLDDEFCONFIG");
 	o->cmd_build = getenv("KF_BISECT_BUILD");

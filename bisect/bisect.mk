@@ -48,7 +48,7 @@ bisect: MAKEOVERRIDES :=
 # incremental build.
 .PHONY: bisect
 bisect: $$(kdir)/$$(good)/boot/$$(cpu).json $$(kdir)/$$(bad)/boot/$$(cpu).json \
-		$(tools)/bisect $(ktools)/config-audit $(tools)/boot-runner $(initramfs) bisect/seed.sh
+		$(tools)/bisect $(ktools)/config-prompts $(tools)/boot-runner $(initramfs) bisect/seed.sh
 	@mkdir -p $(kdir)/bisect
 	@[ -f $(bisect_work)/.config ] || bisect/seed.sh $(kdir)/$(good) $(bisect_work)
 	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
@@ -57,4 +57,4 @@ bisect: $$(kdir)/$$(good)/boot/$$(cpu).json $$(kdir)/$$(bad)/boot/$$(cpu).json \
 		--good-dir $(kdir)/$(good) --bad-dir $(kdir)/$(bad) \
 		--good-recipe flavours/$(good).flavour --bad-recipe flavours/$(bad).flavour \
 		--fragments '$($(bad)_fragment_files)' --on '$(on)' \
-		--work $(bisect_work) --json $(bisect_json) --src $(src) --audit $(ktools)/config-audit
+		--work $(bisect_work) --json $(bisect_json) --src $(src) --prompts $(ktools)/config-prompts

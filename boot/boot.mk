@@ -28,9 +28,9 @@ qemu_bios ?= /usr/share/qemu/qboot.rom
 boot_timeout ?= 180
 hang_timeout ?= 30
 
-$(eval $(call tool,boot-runner,boot/runner.c boot/logparse.c lib/sha256.c $(records_src) lib/proc.c,-ljansson -lcrypto -lm))
+$(eval $(call tool,boot-runner,boot/runner.c boot/qemu.c boot/logparse.c lib/sha256.c $(records_src) lib/proc.c,-ljansson -lcrypto -lm))
 $(eval $(call tool,boot-results,boot/results.c $(records_src),-ljansson))
-$(tools)/boot-runner: boot/logparse.h boot/console.h
+$(tools)/boot-runner: boot/qemu.h boot/logparse.h boot/console.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
 $(tools)/boot-init: boot/init.c boot/console.h | deps

@@ -32,6 +32,7 @@
  */
 #include "console.h"
 #include "logparse.h"
+#include "qemu.h"
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
@@ -69,31 +70,6 @@
 
 
 /* ---- small helpers ---- */
-
-/* CPUs of a -smp value: "2", "cpus=2,...", or sockets*dies*cores*threads. */
-static int smp_cpus(const char *smp)
-{
-	static const char *const factors[] = { "sockets=", "dies=", "cores=", "threads=" };
-	long total = 1, n;
-	char *end;
-
-	n = strtol(smp, &end, 10);
-	if (end != smp && n > 0)
-		return (int)n;
-	for (const char *p = smp; p && *p; ) {
-		const char *comma = strchr(p, ',');
-
-		if (!strncmp(p, "cpus=", 5))
-			return atoi(p + 5);
-		for (size_t i = 0; i < sizeof(factors) / sizeof(factors[0]); i++)
-			if (!strncmp(p, factors[i], strlen(factors[i]))) {
-				n = atol(p + strlen(factors[i]));
-				total *= n > 0 ? n : 1;
-			}
-		p = comma ? comma + 1 : NULL;
-	}
-	return total > 0 && total < 4096 ? (int)total : 0;
-}
 
 static char *make_nonce(void)
 {
@@ -332,7 +308,7 @@ static int replay_mode(const char *path)
 
 struct boot {
 	FILE *logf;
-	double start;
+	double start, wall;		/* wall: seconds from start to QEMU's end */
 	struct kf_log log;
 	char cbuf[MAX_LINE + 1];	/* console line being assembled */
 	size_t clen;
@@ -646,30 +622,127 @@ static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
 	return 0;
 }
 
-static char *join_words(char **words)
+/* What a boot is about: the recipe, the CPU model, the verdict expected,
+ * the kernel's SHA-256, and what QEMU is given. */
+struct setup {
+	struct kf_recipe recipe;
+	struct kf_cpu_models models;
+	const struct kf_cpu_model *model;
+	enum kf_verdict expect;
+	char kernel_sha[65];
+	char *nonce, *cmdline, **argv, *qemu_version;
+};
+
+/* Exits 2 with the reason on a problem, before anything is written. */
+static void setup(struct setup *s, struct opts *o)
 {
-	struct strbuf sb = { 0 };
+	char err[1024];
 
-	for (char **w = words; *w; w++) {
-		const char *q = strpbrk(*w, " ()'\"") ? "'" : "";
+	if (kf_recipe_read(o->recipe, &s->recipe, err, sizeof(err)))
+		kf_die(2, "%s", err);
+	if (kf_cpu_models_read(&s->models, o->models, err, sizeof(err)))
+		kf_die(2, "%s", err);
+	if (!o->cpu)
+		o->cpu = s->recipe.value[KF_CPU];
+	s->model = kf_cpu_model_find(&s->models, o->cpu);
+	if (!s->model) {
+		char *names = kf_cpu_model_names(&s->models, NULL);
 
-		sb_addf(&sb, "%s%s%s%s", w != words ? " " : "", q, *w, q);
+		kf_die(2, "unknown cpu '%s'; valid: %s (%s)", o->cpu, names, o->models);
 	}
-	return sb.s;
+	s->expect = kf_verdict_from_name(o->expect ? o->expect : s->model->expect);
+	need_file("kernel", o->kernel);
+	need_file("initramfs", o->initrd);
+	need_bios(o->bios);
+	/* Names the image this record is about: the report leaves out a
+	 * record whose image is no longer the flavour's bzImage. */
+	if (kf_sha256_file(o->kernel, s->kernel_sha) < 0)
+		kf_die(2, "cannot read the kernel %s", o->kernel);
+	s->nonce = make_nonce();
+	s->cmdline = kf_boot_cmdline(s->recipe.value[KF_SMP], s->nonce,
+				     s->recipe.value[KF_CMDLINE], o->append);
+	s->argv = kf_qemu_argv(&(const struct kf_qemu){
+		.qemu = o->qemu, .cpu_string = s->model->cpu_string,
+		.smp = s->recipe.value[KF_SMP], .memory = s->recipe.value[KF_MEMORY],
+		.kernel = o->kernel, .initrd = o->initrd, .cmdline = s->cmdline, .bios = o->bios,
+	});
+	s->qemu_version = qemu_version(o->qemu);
+}
+
+static void setup_free(struct setup *s)
+{
+	kf_argv_free(s->argv);
+	free(s->qemu_version);
+	free(s->cmdline);
+	free(s->nonce);
+	kf_cpu_models_free(&s->models);
+	kf_recipe_free(&s->recipe);
+}
+
+/*
+ * One boot, every step in b's log: QEMU started and watched. Returns
+ * QEMU's exit status, -1 when it did not exit by itself. A signal to the
+ * runner ends QEMU, writes no record, and the runner dies of it.
+ */
+static int run(struct boot *b, const struct opts *o, const struct setup *s)
+{
+	char *command = kf_join_words(s->argv);
+	int status = 0, exited, code;
+	struct kf_proc qemu;
+
+	kf_proc_forward_signals();
+	b->start = kf_now();
+	note(b, "boot-runner: %s on %s (%s), expect %s", s->recipe.name, s->model->name,
+	     o->kver ? o->kver : "?", kf_verdict_name(s->expect));
+	note(b, "command: %s", command);
+	free(command);
+	note(b, KF_NOTE_NONCE "%s", s->nonce);
+
+	exited = start_qemu(b, s->argv, &qemu) == 0 && watch(b, &qemu, o, &status);
+	code = exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	b->wall = round_tenth(kf_now() - b->start);
+	if (code >= 0)
+		note(b, KF_NOTE_EXIT "%d", code);
+	else if (exited && WIFSIGNALED(status))
+		note(b, KF_NOTE_KILLED "by signal %d, not by the runner", WTERMSIG(status));
+	if (kf_proc_signal) {
+		fclose(b->logf);
+		fprintf(stderr, "boot-runner: %s on %s interrupted; QEMU ended\n",
+			s->recipe.name, s->model->name);
+		kf_proc_die_of(kf_proc_signal);
+	}
+	return code;
+}
+
+/* The boot record of verdict v, after run() returned code. */
+static void write_record(const char *path, const struct opts *o, const struct setup *s,
+			 const struct boot *b, enum kf_verdict v, int code)
+{
+	json_t *cmd = json_array(), *rec;
+
+	for (char **a = s->argv; *a; a++)
+		json_array_append_new(cmd, json_string(*a));
+	rec = boot_record(&(const struct boot_facts){
+		.flavour = s->recipe.name, .kver = o->kver, .cpu = s->model->name,
+		.cpu_string = s->model->cpu_string, .qemu_version = s->qemu_version,
+		.cmdline = s->cmdline, .bzimage_sha256 = s->kernel_sha,
+		.expected = kf_verdict_name(s->expect), .command = cmd,
+		.exit_status = code >= 0 ? json_integer(code) : json_null(),
+		.wall = b->wall,
+	}, &b->log, v, NULL);
+	if (kf_record_write(rec, path))
+		kf_die(2, "%s: %s", path, strerror(errno));
+	json_decref(rec);
 }
 
 int main(int argc, char **argv)
 {
+	char *logpath, *jsonpath;
 	struct opts o;
-	struct kf_recipe recipe;
-	struct kf_cpu_models models;
-	const struct kf_cpu_model *model;
-	char err[1024], kernel_sha[65];
-	struct boot b;
-	int status = 0, exited, code, expect, ncpus;
-	struct kf_proc qemu;
-	double wall;
+	struct setup s = { 0 };
+	struct boot b = { 0 };
 	enum kf_verdict v;
+	int code;
 
 	kf_prog = "boot-runner";
 	parse_args(argc, argv, &o);
@@ -677,156 +750,32 @@ int main(int argc, char **argv)
 		return parse_mode(o.parse, o.nonce);
 	if (o.replay)
 		return replay_mode(o.replay);
-
-	if (kf_recipe_read(o.recipe, &recipe, err, sizeof(err)))
-		kf_die(2, "%s", err);
-	if (kf_cpu_models_read(&models, o.models, err, sizeof(err)))
-		kf_die(2, "%s", err);
-	if (!o.cpu)
-		o.cpu = recipe.value[KF_CPU];
-	model = kf_cpu_model_find(&models, o.cpu);
-	if (!model) {
-		char *names = kf_cpu_model_names(&models, NULL);
-
-		kf_die(2, "unknown cpu '%s'; valid: %s (%s)", o.cpu, names, o.models);
-	}
-	expect = kf_verdict_from_name(o.expect ? o.expect : model->expect);
-	need_file("kernel", o.kernel);
-	need_file("initramfs", o.initrd);
-	need_bios(o.bios);
-	/* Names the image this record is about: the report leaves out a
-	 * record whose image is no longer the flavour's bzImage. */
-	if (kf_sha256_file(o.kernel, kernel_sha) < 0)
-		kf_die(2, "cannot read the kernel %s", o.kernel);
-
-	/*
-	 * The kernel command line and QEMU's. noapictimer: the kernel would
-	 * calibrate the local APIC timer against the PIT for about 0.2 s of
-	 * every boot; the PIT ticks instead, and no fact changes (docs/boot.md).
-	 */
-	char *nonce = make_nonce();
-	ncpus = smp_cpus(recipe.value[KF_SMP]);
-	char *ncpus_arg = ncpus > 0 ? kf_xasprintf(" nr_cpus=%d", ncpus) : kf_xstrdup("");
-	char *cmdline = kf_xasprintf("console=ttyS0 panic=-1%s noapictimer " KF_NONCE_PARAM "=%s%s%s%s%s",
-		ncpus_arg, nonce,
-		*recipe.value[KF_CMDLINE] ? " " : "", recipe.value[KF_CMDLINE],
-		o.append && *o.append ? " " : "", o.append ? o.append : "");
-	/* "<low>+<high>" memory: the machine puts high above 4 GiB. */
-	unsigned long low, high;
-	int split = kf_recipe_memory_split(recipe.value[KF_MEMORY], &low, &high) > 0;
-	char *memory = split ? kf_xasprintf("%luM", low + high) : kf_xstrdup(recipe.value[KF_MEMORY]);
-	char *machine = split ? kf_xasprintf("pc,max-ram-below-4g=%luM", low) : kf_xstrdup("pc");
-	static const char debug_exit_device[] = KF_DEBUG_EXIT_DEVICE;
-	char *qargv[] = {
-		/* One host thread for all vCPUs: a boot does little in parallel,
-		 * and two boots at once on 2 cores are faster than with a thread
-		 * per vCPU (1.7 s against 2.2 s each, docs/boot.md). */
-		(char *)o.qemu, "-accel", "tcg,thread=single", "-nodefaults", "-nographic",
-		"-no-reboot", "-nic", "none", "-serial", "stdio",
-		"-cpu", model->cpu_string, "-smp", recipe.value[KF_SMP],
-		"-machine", machine, "-m", memory,
-		"-kernel", (char *)o.kernel, "-initrd", (char *)o.initrd,
-		"-append", cmdline,
-		"-device", (char *)debug_exit_device,
-		/* last: --bios '' leaves QEMU's default firmware (SeaBIOS) */
-		*o.bios ? "-bios" : NULL, (char *)o.bios, NULL
-	};
-	char *version = qemu_version(o.qemu);
-
+	setup(&s, &o);
 	kf_mkdir_p(o.out);
-	char *logpath = kf_xasprintf("%s/%s.log", o.out, model->name);
-	char *jsonpath = kf_xasprintf("%s/%s.json", o.out, model->name);
-
-	memset(&b, 0, sizeof(b));
+	logpath = kf_xasprintf("%s/%s.log", o.out, s.model->name);
+	jsonpath = kf_xasprintf("%s/%s.json", o.out, s.model->name);
 	kf_log_init(&b.log);
 	b.logf = fopen(logpath, "w");
 	if (!b.logf)
 		kf_die(2, "%s: %s", logpath, strerror(errno));
-	kf_proc_forward_signals();
 
-	b.start = kf_now();
-	char *command = join_words(qargv);
-	note(&b, "boot-runner: %s on %s (%s), expect %s", recipe.name, model->name,
-	     o.kver ? o.kver : "?", kf_verdict_name(expect));
-	note(&b, "command: %s", command);
-	free(command);
-	note(&b, KF_NOTE_NONCE "%s", nonce);
-
-	exited = start_qemu(&b, qargv, &qemu) == 0 && watch(&b, &qemu, &o, &status);
-	/* QEMU's exit status, -1 when it did not exit by itself */
-	code = exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	wall = round_tenth(kf_now() - b.start);
-	if (code >= 0)
-		note(&b, KF_NOTE_EXIT "%d", code);
-	else if (exited && WIFSIGNALED(status))
-		note(&b, KF_NOTE_KILLED "by signal %d, not by the runner", WTERMSIG(status));
-
-	if (kf_proc_signal) {
-		/* Interrupted: no record, the log says why; die of the signal. */
-		fclose(b.logf);
-		fprintf(stderr, "boot-runner: %s on %s interrupted; QEMU ended\n",
-			recipe.name, model->name);
-		kf_proc_die_of(kf_proc_signal);
-	}
-
+	code = run(&b, &o, &s);
 	v = kf_log_verdict(&b.log);
-	if (v == KF_QEMU_ERROR) {
-		for (size_t i = 0; i < b.nr_stderr; i++)
-			kf_log_warn(&b.log, "qemu: %s", b.stderr_lines[i]);
-		if (!b.log.lines)
-			kf_log_warn(&b.log, "runner: no console output at all");
-		else
-			kf_log_warn(&b.log, "runner: %s (status %d)", b.log.end_seen ?
-				    "end marker seen but no isa-debug-exit" :
-				    "QEMU ended without the end marker", code);
-	}
+	if (v == KF_QEMU_ERROR)
+		kf_qemu_error_warnings(&b.log, b.stderr_lines, b.nr_stderr, code);
 	note(&b, "verdict %s, expected %s, %.1f s", kf_verdict_name(v),
-	     kf_verdict_name(expect), wall);
+	     kf_verdict_name(s.expect), b.wall);
 	fclose(b.logf);
-
-	json_t *cmd = json_array();
-
-	for (char **a = qargv; *a; a++)
-		json_array_append_new(cmd, json_string(*a));
-	struct boot_facts in = {
-		.flavour = recipe.name, .kver = o.kver, .cpu = model->name,
-		.cpu_string = model->cpu_string, .qemu_version = version,
-		.cmdline = cmdline, .bzimage_sha256 = kernel_sha,
-		.expected = kf_verdict_name(expect), .command = cmd,
-		.exit_status = code >= 0 ? json_integer(code) : json_null(),
-		.wall = wall,
-	};
-	json_t *rec = boot_record(&in, &b.log, v, NULL);
-
-	if (kf_record_write(rec, jsonpath))
-		kf_die(2, "%s: %s", jsonpath, strerror(errno));
-	json_decref(rec);
-
-	if ((int)v == expect) {
-		if (!o.quiet)
-			printf("  BOOT    %s on %s: %s (%.1f s)\n", recipe.name, model->name,
-			       kf_verdict_name(v), wall);
-	} else {
-		printf("  BOOT    %s on %s: %s, expected %s (%.1f s); see %s\n",
-		       recipe.name, model->name, kf_verdict_name(v),
-		       kf_verdict_name(expect), wall, logpath);
-		for (size_t i = 0; i < b.log.nr_warnings && i < 3; i++)
-			printf("          %s\n", b.log.warnings[i]);
-	}
+	write_record(jsonpath, &o, &s, &b, v, code);
+	kf_boot_summary(stdout, s.recipe.name, s.model->name, v, s.expect, b.wall, logpath,
+			&b.log, o.quiet);
 	fflush(stdout);
 
 	for (size_t i = 0; i < b.nr_stderr; i++)
 		free(b.stderr_lines[i]);
 	kf_log_free(&b.log);
+	setup_free(&s);
 	free(logpath);
 	free(jsonpath);
-	free(version);
-	free(cmdline);
-	free(memory);
-	free(machine);
-	free(ncpus_arg);
-	free(nonce);
-	kf_cpu_models_free(&models);
-	kf_recipe_free(&recipe);
-	return (int)v == expect ? 0 : 1;
+	return v == s.expect ? 0 : 1;
 }

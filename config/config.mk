@@ -1,5 +1,5 @@
 # config: tinyconfig + the recipe's fragments (the tree's merge_config.sh)
-#         + olddefconfig, audited by config/audit.c -> $(kdir)/<flavour>/.config
+#         + olddefconfig, audited by config-audit -> $(kdir)/<flavour>/.config
 #         and the committed defconfigs/<kver>/<flavour>_defconfig.
 
 # Recipes become make variables: all_flavours, <f>_fragment_files, <f>_cpu...
@@ -60,8 +60,8 @@ $(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $
 $(eval $(call tool,config-lint,config/lint.c config/fragment.c,))
 $(tools)/config-lint: config/fragment.h
 
-# The audit links the tree's own kconfig parser (built by Kbuild from the
-# extracted tree into $(kdir)/kconfig), so it always matches the tree.
+# The audit's tools link the tree's own kconfig parser (built by Kbuild from
+# the extracted tree into $(kdir)/kconfig), so they always match the tree.
 kconfig_dir  := $(kdir)/kconfig/scripts/kconfig
 kconfig_objs := $(addprefix $(kconfig_dir)/,confdata.o expr.o lexer.lex.o menu.o \
 	parser.tab.o preprocess.o symbol.o util.o)
@@ -69,18 +69,25 @@ $(kdir)/kconfig/.built: $(tree_stamp)
 	@echo "  KCONFIG $(kver): building the tree's kconfig parser"
 	@$(MAKE) -s -C $(src) O=$(kdir)/kconfig allnoconfig >/dev/null
 	@touch $@
-# Where the kconfig API of 6.1 and 6.12 differs, audit.c follows what this
+# Where the kconfig API of 6.1 and 6.12 differs, the code follows what this
 # tree's expr.h declares (recursive '=': read when the recipe runs, after
 # the tree exists). 6.12's headers also need scripts/include.
 kconfig_expr_h = $(src)/scripts/kconfig/expr.h
-kconfig_api = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && echo -DKF_SYM_MENUS) \
-	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME)
-$(ktools)/config-audit: config/audit.c config/fragment.c config/fragment.h config/kconf.c config/kconf.h config/kdiff.c \
-		config/kdiff.h lib/record.c $(lib_src) $(lib_hdr) $(kdir)/kconfig/.built
-	@mkdir -p $(@D)
-	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
-		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
-		-o $@ config/audit.c config/fragment.c config/kconf.c config/kdiff.c lib/record.c $(lib_src) $(kconfig_objs) -ljansson
+kconfig_flags = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && echo -DKF_SYM_MENUS) \
+	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME) \
+	-isystem $(src)/scripts/kconfig -isystem $(src)/scripts/include -isystem $(kconfig_dir)
+
+# kconfig_tool NAME, SOURCES: $(ktools)/NAME, the tool template's build
+# with config/kconf.c and this tree's kconfig objects.
+define kconfig_tool
+$(call tool,$(1),$(2) config/kconf.c $(records_src),$(kconfig_objs) -ljansson,$(ktools),$$(kconfig_flags))
+$(ktools)/$(1): config/kconf.h $(kdir)/kconfig/.built
+endef
+$(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c))
+$(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c config/fragment.c))
+$(eval $(call kconfig_tool,config-prompts,config/prompts.c))
+$(ktools)/config-audit: config/audit.h config/fragment.h
+$(ktools)/config-diff: config/kdiff.h config/fragment.h
 
 # Every symbol of fragments/policy must be one of this tree's Kconfig
 # symbols (or its rule say gone=<kver>): a misspelt one would pass silently.

@@ -8,6 +8,8 @@
  *                            flavours of each group; and boot/cpu-models
  *                            as cpu_names and cpu_model_<name>)
  *   flavours --list KVER     one line per flavour, for 'make list'
+ *   flavours --fragments KVER FLAVOUR   its fragment files for KVER, one
+ *                            line (make upgrade: both trees' lists)
  *   flavours --suggest NAME FLAVOUR...   the FLAVOURs near NAME (a typo)
  *
  * A broken recipe (bad syntax, or naming a fragment or CPU model that does
@@ -136,21 +138,29 @@ static char *base_file(const struct kf_recipe *r, const char *kver)
 	return kf_xstrdup("");
 }
 
-static void print_make(const struct kf_recipe *r, const char *kver)
+/* "fragments/a.config fragments/<kver>/b.config ...": checked by check_refs. */
+static void print_fragment_files(const struct kf_recipe *r, const char *kver)
 {
 	char *list = kf_xstrdup(r->value[KF_FRAGMENTS]), *save = NULL;
-	char *base = base_file(r, kver);
+	const char *sep = "";
 
-	printf("%s_fragment_files :=", r->name);
 	for (char *f = strtok_r(list, " \t", &save); f;
-	     f = strtok_r(NULL, " \t", &save)) {
+	     f = strtok_r(NULL, " \t", &save), sep = " ") {
 		char *p = fragment_path(kver, f);
 
-		printf(" %s", p);
+		printf("%s%s", sep, p);
 		free(p);
 	}
 	putchar('\n');
 	free(list);
+}
+
+static void print_make(const struct kf_recipe *r, const char *kver)
+{
+	char *base = base_file(r, kver);
+
+	printf("%s_fragment_files := ", r->name);
+	print_fragment_files(r, kver);
 	for (int k = 0; k < KF_NR_KEYS; k++) {
 		printf("%s_%s := ", r->name, kf_recipe_keys[k]);
 		put_make_value(r->value[k]);
@@ -185,6 +195,21 @@ static int suggest(const char *name, int argc, char **argv)
 	return 0;
 }
 
+/* --fragments KVER FLAVOUR: the flavour's fragment files for KVER. */
+static void fragments(const char *kver, const char *name, const struct kf_cpu_models *models)
+{
+	char *path = kf_xasprintf("flavours/%s.flavour", name), err[1024];
+	struct kf_recipe r;
+
+	if (kf_recipe_read(path, &r, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	if (check_refs(&r, kver, models, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	print_fragment_files(&r, kver);
+	kf_recipe_free(&r);
+	free(path);
+}
+
 /* The CPU models as make variables: cpu_names, and each model's line as
  * written as cpu_model_<name> (boot/boot.mk's per-model stamp). */
 static void print_models(const struct kf_cpu_models *t)
@@ -202,14 +227,16 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
 		{ "suggest", required_argument, NULL, 's' },
+		{ "fragments", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *kver, *near = NULL;
+	const char *kver, *near = NULL, *usage =
+		"usage: flavours [--list] KVER | --fragments KVER FLAVOUR | --suggest NAME FLAVOUR...";
 	struct kf_cpu_models models;
 	struct kf_recipe *r;
 	char **paths, **errs, merr[1024];
 	size_t n;
-	int list = 0, c;
+	int list = 0, frags = 0, c;
 
 	kf_prog = "flavours";
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
@@ -217,16 +244,23 @@ int main(int argc, char **argv)
 			list = 1;
 		else if (c == 's')
 			near = optarg;
+		else if (c == 'f')
+			frags = 1;
 		else
-			kf_die(2, "usage: flavours [--list] KVER | --suggest NAME FLAVOUR...");
+			kf_die(2, "%s", usage);
 	}
 	if (near)
 		return suggest(near, argc - optind, argv + optind);
-	if (optind + 1 != argc)
-		kf_die(2, "usage: flavours [--list] KVER | --suggest NAME FLAVOUR...");
+	if (optind + 1 + frags != argc)
+		kf_die(2, "%s", usage);
 	kver = argv[optind];
 	if (kf_cpu_models_read(&models, KF_CPU_MODELS, merr, sizeof(merr)) < 0)
 		kf_die(2, "%s", merr);
+	if (frags) {
+		fragments(kver, argv[optind + 1], &models);
+		kf_cpu_models_free(&models);
+		return 0;
+	}
 	paths = recipe_paths(&n);
 	if (!n)
 		kf_die(2, "flavours/: no *.flavour recipe; add one (see docs/guide.md)");

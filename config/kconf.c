@@ -2,7 +2,8 @@
 /*
  * kconf.c - a kernel tree's own kconfig, loaded as Kbuild would load it, and
  * fragments/renames (kconf.h). One copy for every tool that links the tree's
- * kconfig: audit (config/audit.c) and upgrade (upgrade/upgrade.c).
+ * kconfig: config-audit, config-diff, config-prompts (config/<job>.c) and
+ * upgrade (upgrade/upgrade.c).
  */
 #include "../lib/kf.h"
 #include "kconf.h"
@@ -178,9 +179,10 @@ static void kconfig_env(const char *srctree, const char *kernelversion)
  * parse runs in a private temporary directory, with srctree pointing at SRC,
  * as Kbuild runs it in O= - never inside SRC, which stays untouched.
  */
-void kf_kconfig_load(const char *srctree, const char *kernelversion, const char *config)
+char *kf_kconfig_load(const char *srctree, const char *config, char **kver)
 {
 	const char *tmpdir = getenv("TMPDIR");
+	char *kernelversion = kf_tree_version(srctree, kver);
 	char *src = realpath(srctree, NULL);
 	char *dir = kf_xasprintf("%s/kf-kconfig.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	char *kconfig;
@@ -211,6 +213,45 @@ void kf_kconfig_load(const char *srctree, const char *kernelversion, const char 
 	free(kconfig);
 	free(dir);
 	free(src);
+	return kernelversion;
+}
+
+char *kf_kconfig_olddefconfig(const char *srctree, const char *config, const char *log,
+			      char **kver)
+{
+	int saved, fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	char *kernelversion;
+
+	if (fd < 0)
+		kf_die(2, "--olddefconfig %s: %s", log, strerror(errno));
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0)
+		kf_die(2, "cannot send kconfig's messages to %s: %s", log, strerror(errno));
+	close(fd);
+	kernelversion = kf_kconfig_load(srctree, config, kver);
+	conf_set_message_callback(NULL);
+	fd = conf_write(config);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	if (fd)
+		kf_die(2, "%s: cannot write it back (olddefconfig): %s", config, strerror(errno));
+	return kernelversion;
+}
+
+char *kf_flavour_of(const char *path)
+{
+	const char *end = strrchr(path, '/'), *start;
+
+	if (!end)
+		return kf_xstrdup(".");
+	while (end > path && end[-1] == '/')
+		end--;
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	return end > start ? kf_xasprintf("%.*s", (int)(end - start), start)
+			   : kf_xstrdup("/");
 }
 
 /* The menu entries that define sym ("config SYM" blocks): NULL-terminated. */

@@ -5,7 +5,7 @@
  * upgrade); plus fragments/renames, the successor table both explain with.
  *
  * Build with -isystem SRC/scripts/kconfig -isystem SRC/scripts/include and
- * the tree's API flags (config/config.mk: kconfig_api):
+ * the tree's API flags (config/config.mk: kconfig_flags):
  * - KF_SYM_MENUS: a symbol lists its menu entries in 'struct list_head
  *   menus' (6.12); 6.1 has one P_SYMBOL property per entry instead.
  * - KF_MENU_FILENAME: a menu entry's file is 'const char *filename' (6.12);
@@ -44,8 +44,16 @@ void kf_renames_free(struct kf_renames *r);
 char *kf_tree_version(const char *srctree, char **kver);
 
 /* Parse SRC's Kconfig with the environment Kbuild gives it, then read
- * CONFIG; exits 2 with the reason when either fails. */
-void kf_kconfig_load(const char *srctree, const char *kernelversion, const char *config);
+ * CONFIG; exits 2 with the reason when either fails. Returns the tree's
+ * KERNELVERSION, and *kver, as kf_tree_version(). */
+char *kf_kconfig_load(const char *srctree, const char *config, char **kver);
+/* The same, then CONFIG written back as 'make olddefconfig' writes it;
+ * kconfig's messages meanwhile appended to LOG. */
+char *kf_kconfig_olddefconfig(const char *srctree, const char *config, const char *log,
+			      char **kver);
+/* The flavour a config belongs to, basename(dirname(path)), malloc'ed:
+ * out/6.1/mpsc/.config -> mpsc. */
+char *kf_flavour_of(const char *path);
 
 /* The menu entries that define sym ("config SYM" blocks): NULL-terminated,
  * malloc'ed. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kdiff.h - the config difference of two flavours, readable at distro scale
- * (config/kdiff.c; run as 'audit --diff'). It needs no kernel tree: the menus
- * come from the configs' own comment blocks (lib/dotconfig.c).
+ * (config/kdiff.c; run by config-diff, config/diff.c). It needs no kernel
+ * tree: the menus come from the configs' own comment blocks (lib/dotconfig.c).
  */
 #ifndef KF_KDIFF_H
 #define KF_KDIFF_H

@@ -10,12 +10,15 @@ lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/records.
 # readers (lib/records.h) and the one JSON layer under them.
 records_src := lib/records.c lib/record.c
 
-# tool NAME, SOURCES, LIBS: $(tools)/NAME from SOURCES + lib/.
+# tool NAME, SOURCES, LIBS[, DIR, FLAGS]: DIR/NAME from SOURCES + lib/, linked
+# with LIBS, compiled with FLAGS too (expanded when the recipe runs). DIR is
+# $(tools) by default; a tool of another DIR (a tree's, config/config.mk's
+# kconfig_tool) is not one of $(host_tools), which need no tree.
 define tool
-$(tools)/$(1): $(2) $(lib_src) $(lib_hdr) | deps
+$(or $(4),$(tools))/$(1): $(2) $(lib_src) $(lib_hdr) | deps
 	@mkdir -p $$(@D)
-	$$(HOSTCC) $$(KF_CFLAGS) -o $$@.tmp.$$$$$$$$ $(2) $(lib_src) $(3) && mv $$@.tmp.$$$$$$$$ $$@
-host_tools += $(tools)/$(1)
+	$$(HOSTCC) $$(KF_CFLAGS) $(5) -o $$@.tmp.$$$$$$$$ $(2) $(lib_src) $(3) && mv $$@.tmp.$$$$$$$$ $$@
+$(if $(4),,host_tools += $(tools)/$(1))
 endef
 
 $(eval $(call tool,config-flavours,config/flavours.c,))

@@ -99,9 +99,9 @@ endif
 endif
 endif
 
-diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/config-audit
+diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/config-diff
 	@echo "# diffconfig $(a) -> $(b) ($(kdir)/$(a)/.config -> $(kdir)/$(b)/.config)"
-	@$(ktools)/config-audit --srctree $(src) --diff $(kdir)/$(a)/.config $(kdir)/$(b)/.config \
+	@$(ktools)/config-diff --srctree $(src) $(kdir)/$(a)/.config $(kdir)/$(b)/.config \
 		--json $(kdir)/diffconfig-$(a)-$(b).json
 
 # Two flavours on each CPU model, or one flavour across CPU models; each

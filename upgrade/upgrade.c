@@ -501,8 +501,7 @@ int main(int argc, char **argv)
 	free(list);
 	/* A fragment problem is the audit's to report (section 4), not ours. */
 	kf_renames_read(&c.renames, o.renames, 1);
-	kv = kf_tree_version(o.srctree, NULL);
-	kf_kconfig_load(o.srctree, kv, o.carried);
+	kv = kf_kconfig_load(o.srctree, o.carried, NULL);
 
 	sb_addf(&und, "# %s: new prompts of linux %s that no fragment decides (make upgrade write=1).\n"
 		"# Each value is what olddefconfig gives; review, then move the lines into fragments/.\n",

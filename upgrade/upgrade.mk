@@ -20,12 +20,8 @@ upgrade_report = $(upgrade_dir)/upgrade$(if $(old),-$(name))
 
 # Built by 'make kver=<to> upgrade-tool': it links that tree's kconfig, like
 # the audit (config/config.mk).
-$(ktools)/upgrade: upgrade/upgrade.c config/fragment.c config/fragment.h config/kconf.c config/kconf.h $(records_src) $(lib_src) $(lib_hdr) \
-		$(kdir)/kconfig/.built
-	@mkdir -p $(@D)
-	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
-		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
-		-o $@ upgrade/upgrade.c config/fragment.c config/kconf.c $(records_src) $(lib_src) $(kconfig_objs) -ljansson
+$(eval $(call kconfig_tool,upgrade,upgrade/upgrade.c config/fragment.c))
+$(ktools)/upgrade: config/fragment.h
 $(eval $(call tool,upgrade-report,upgrade/report.c lib/record.c,-ljansson))
 
 .PHONY: upgrade upgrade-tool upgrade-flavours
@@ -53,7 +49,7 @@ upgrade_audit = upgrade_audit() { if [ -f "$$1/config-failed.json" ]; then \
 
 # One flavour: carry its old final config to the new tree, then the tool.
 # Fragment lists come from the recipes as each tree resolves them.
-frag_files = $$$$($(tools)/config-flavours $(1) | sed -n 's/^$(2)_fragment_files := //p')
+frag_files = $$$$($(tools)/config-flavours --fragments $(1) $(2))
 define upgrade_flavour
 .PHONY: upgrade-$(1)
 upgrade-flavours: upgrade-$(1)
