@@ -17,34 +17,6 @@
 #define MAX_EDITS 160
 #define NCOLOURS 6
 
-/* Text and attribute values alike: & < > " ' and control characters. */
-void sb_esc(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&': sb_add(sb, "&amp;"); break;
-		case '<': sb_add(sb, "&lt;"); break;
-		case '>': sb_add(sb, "&gt;"); break;
-		case '"': sb_add(sb, "&quot;"); break;
-		case '\'': sb_add(sb, "&#39;"); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n')
-				sb_addf(sb, "&#x%x;", 0x2400 + c); /* control pictures */
-			else
-				sb_addn(sb, s, 1);
-		}
-	}
-}
-
-void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post)
-{
-	sb_add(sb, pre);
-	sb_esc(sb, s);
-	sb_add(sb, post);
-}
-
 /*
  * The style sheet is report/report.css, embedded when the tool is built (no
  * file is read at run time): the assembler copies its bytes here, then a NUL.

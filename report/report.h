@@ -312,11 +312,6 @@ struct bar {
 	const char *cls;	/* CSS class of the bar */
 };
 
-/* HTML-escaped text (struct strbuf is lib/kf.h's); sb_wrap puts pre before
- * it and post after (both as they are). */
-void sb_esc(struct strbuf *sb, const char *s);
-void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post);
-
 void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
 	      size_t n, const char *missing);
 

@@ -111,19 +111,6 @@ static void print_details(json_t *f)
 
 /* ---- HTML ----------------------------------------------------------- */
 
-static void esc(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': sb_add(sb, "&lt;"); break;
-		case '>': sb_add(sb, "&gt;"); break;
-		case '&': sb_add(sb, "&amp;"); break;
-		case '"': sb_add(sb, "&quot;"); break;
-		default: sb_addn(sb, s, 1);
-		}
-	}
-}
-
 /* <tr><td>..</td>...</tr> of the given cells, escaped. */
 static void row(struct strbuf *sb, const char *tag, int n, const char *const *cells)
 {
@@ -132,7 +119,7 @@ static void row(struct strbuf *sb, const char *tag, int n, const char *const *ce
 	sb_add(sb, "<tr>");
 	for (i = 0; i < n; i++) {
 		sb_addf(sb, "<%s>", tag);
-		esc(sb, cells[i]);
+		sb_esc(sb, cells[i]);
 		sb_addf(sb, "</%s>", tag);
 	}
 	sb_add(sb, "</tr>\n");
@@ -164,7 +151,7 @@ static void html_flavour(struct strbuf *sb, json_t *f)
 	size_t i;
 
 	sb_add(sb, "<h3>");
-	esc(sb, str(f, "flavour"));
+	sb_esc(sb, str(f, "flavour"));
 	sb_add(sb, "</h3>\n<h4>New prompts</h4>\n<table>\n");
 	row(sb, "th", 5, np_head);
 	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++) {
@@ -242,15 +229,15 @@ static char *html(json_t *flavours, const char *from, const char *to)
 	size_t i;
 
 	sb_add(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>kflavour upgrade ");
-	esc(&sb, from);
+	sb_esc(&sb, from);
 	sb_add(&sb, " to ");
-	esc(&sb, to);
+	sb_esc(&sb, to);
 	sb_add(&sb, "</title>\n<style>body{font-family:sans-serif}table{border-collapse:collapse;margin-bottom:1em}"
 	       "td,th{border:1px solid #999;padding:2px 6px;vertical-align:top;white-space:pre-wrap;font-size:90%}"
 	       "th{background:#eee}</style></head><body>\n<section id=\"upgrade\">\n<h2>Upgrade ");
-	esc(&sb, from);
+	sb_esc(&sb, from);
 	sb_add(&sb, " &rarr; ");
-	esc(&sb, to);
+	sb_esc(&sb, to);
 	sb_add(&sb, "</h2>\n<table>\n");
 	row(&sb, "th", 7, head);
 	for (i = 0; i < json_array_size(flavours) && (f = json_array_get(flavours, i)); i++) {

@@ -81,6 +81,19 @@ static void formats(void **state)
 	assert_null(line_verdict_for(-1, 64));
 }
 
+/* The one HTML escaper (lib/strbuf.c): report.html, its SVG, upgrade.html. */
+static void escapes_html(void **state)
+{
+	struct strbuf sb = { 0 };
+
+	(void)state;
+	sb_wrap(&sb, "<p>", "<a href=\"x\">'&'</a>\t\n\x01\x1b\x7f é", "</p>");
+	sb_esc(&sb, NULL);
+	assert_string_equal(sb.s, "<p>&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+			    "\t\n&#x2401;&#x241b;&#x2421; é</p>");
+	free(sb.s);
+}
+
 static void classifies_symbols(void **state)
 {
 	/* The choice's values as config.json names them (the audit's kconfig). */
@@ -407,6 +420,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(formats),
+		cmocka_unit_test(escapes_html),
 		cmocka_unit_test(classifies_symbols),
 		cmocka_unit_test(reads_menus),
 		cmocka_unit_test(reads_fixture),
