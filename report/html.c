@@ -6,8 +6,7 @@
  * relative to out/<kver>/), bar charts, the config diff and the console
  * diffs. Every piece of text is escaped.
  */
-#include "report.h"
-#include "rows.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -144,8 +143,8 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 		break;
 	case RK_WARNINGS:
 		sb_addf(sb, "%lld", v.num);
-		for (size_t k = 0; k < r->fl[i].nwarning_lines; k++)
-			sb_wrap(sb, "<br><code class=\"warn\">", r->fl[i].warning_lines[k],
+		for (size_t k = 0; k < r->fl[i].warned->nwarning_lines; k++)
+			sb_wrap(sb, "<br><code class=\"warn\">", r->fl[i].warned->warning_lines[k],
 				"</code>");
 		break;
 	}

@@ -4,7 +4,7 @@
  * shape is report/report.schema.json (docs/report.md); what is missing is
  * null, never 0.
  */
-#include "report.h"
+#include "render.h"
 #include "../lib/kf.h"
 #include "../lib/record.h"
 
@@ -93,21 +93,21 @@ static json_t *build_obj(const struct flavour *f)
 		json_object_set_new(s, f->sections[i].name,
 				    int_or_null(f->sections[i].bytes));
 	json_object_set_new(b, "sections", s);
-	json_object_set_new(b, "wall_seconds", num_or_null(f->build_seconds));
+	json_object_set_new(b, "wall_seconds", num_or_null(f->build.wall_seconds));
 	json_object_set_new(b, "march", str_or_null(f->march));
 	json_object_set_new(b, "mtune", str_or_null(f->mtune));
-	json_object_set_new(b, "warnings", int_or_null(f->warnings));
-	json_object_set_new(b, "warning_lines", str_array(f->warning_lines, f->nwarning_lines));
+	json_object_set_new(b, "warnings", int_or_null(f->warned->warnings));
+	json_object_set_new(b, "warning_lines", str_array(f->warned->warning_lines, f->warned->nwarning_lines));
 	json_object_set_new(b, "code_bytes", int_or_null(f->code_bytes));
-	json_object_set_new(b, "compiled", int_or_null(f->compiled));
-	if (isnan(f->full_wall)) {
+	json_object_set_new(b, "compiled", int_or_null(f->build.compiled));
+	if (isnan(f->full.wall_seconds)) {
 		json_object_set_new(b, "last_full_build", json_null());
 	} else {
 		json_t *full = json_object();
 
-		json_object_set_new(full, "compiled", int_or_null(f->full_compiled));
-		json_object_set_new(full, "wall_seconds", num_or_null(f->full_wall));
-		json_object_set_new(full, "cpu_seconds", num_or_null(f->full_cpu));
+		json_object_set_new(full, "compiled", int_or_null(f->full.compiled));
+		json_object_set_new(full, "wall_seconds", num_or_null(f->full.wall_seconds));
+		json_object_set_new(full, "cpu_seconds", num_or_null(f->full.cpu_seconds));
 		json_object_set_new(full, "builds_alongside", int_or_null(f->alongside));
 		json_object_set_new(b, "last_full_build", full);
 	}

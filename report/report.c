@@ -20,7 +20,7 @@
  *
  * Exit status: 0, 1 when a report file could not be written, 2 on usage.
  */
-#include "report.h"
+#include "render.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	report_read_cpu_models(&r, cpus);
 	report_read_recipes(&r, recipes);
 	report_load(&r, argv[optind]);
+	report_derive(&r);
 	report_compare(&r, context);
 
 	if (!quiet)

@@ -7,11 +7,15 @@
 #   make logdiff a=F b=G [cpu=C..]  consoles of F and G on each C (default: F's cpu)
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
-report_src := report/report.c report/model.c report/kconfig.c report/menus.c report/rows.c \
-	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c lib/record.c
-$(eval $(call tool,report,$(report_src),-ljansson -lm))
-$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h
-$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/rows.h report/report.css boot/console.h
+# The model (report/report.h) and its renderers (report/render.h): the
+# report tool and test_report_model (tests/tests.mk) link the same list.
+report_model_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
+	report/menus.c report/logdiff.c lib/record.c
+report_lib_src := $(report_model_src) report/rows.c report/table.c report/json.c \
+	report/html.c report/svg.c
+$(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
+$(tools)/report: report/report.h report/render.h report/report.css boot/console.h
+$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/render.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
 # generic=fragments/base.config,fragments/probe.config,...

@@ -6,7 +6,7 @@
  * such value ("—"; also for a flavour without a config, whose status row
  * already says "not configured").
  */
-#include "rows.h"
+#include "render.h"
 
 #include <math.h>
 #include <string.h>
@@ -110,19 +110,19 @@ struct row_value row_value(const struct report *r, size_t i, enum row_id id)
 	case ROW_BUILD_WALL:
 	case ROW_BUILD_CPU:
 	case ROW_BUILD_SECONDS:
-		v.wall = f->full_wall;
-		v.cpu = f->full_cpu;
-		v.seconds = f->build_seconds;
+		v.wall = f->full.wall_seconds;
+		v.cpu = f->full.cpu_seconds;
+		v.seconds = f->build.wall_seconds;
 		v.alongside = f->alongside;
-		v.compiled = f->compiled;
+		v.compiled = f->build.compiled;
 		if (!f->has_build)
 			v.missing = NOT_BUILT;
 		else if (id == ROW_BUILD_CPU ? isnan(v.cpu) : isnan(v.wall) && isnan(v.seconds))
 			v.missing = UNKNOWN;
 		break;
 	case ROW_WARNINGS:
-		v.num = f->warnings;
-		if (f->warnings < 0)
+		v.num = f->warned->warnings;
+		if (v.num < 0)
 			v.missing = f->has_build ? UNKNOWN : NOT_BUILT;
 		break;
 	case ROW_NR:

@@ -5,8 +5,7 @@
  * and their missing texts are rows.c's; this file lays them out in columns,
  * then a row per CPU model ("not booted" where a flavour was not).
  */
-#include "report.h"
-#include "rows.h"
+#include "render.h"
 #include "../lib/kf.h"
 
 #include <math.h>
@@ -199,6 +198,16 @@ static void boot_detail(char *out, const struct boot *b, const char *what)
 	}
 }
 
+/* Is 'cpu' booted by any flavour, or a flavour's default? */
+static int cpu_shown(const struct report *r, const char *cpu)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		if (flavour_boot(&r->fl[i], cpu) ||
+		    (r->fl[i].default_cpu && !strcmp(r->fl[i].default_cpu, cpu)))
+			return 1;
+	return 0;
+}
+
 /* A flavour row's cell (rows.c has the value and its missing text). */
 static void row_cell(const struct report *r, size_t i, enum row_id id, char *out,
 		     const char **sgr)
@@ -254,11 +263,11 @@ static void row_cell(const struct report *r, size_t i, enum row_id id, char *out
 			snprintf(out, CELL, "%.1f s", isnan(v.wall) ? v.seconds : v.wall);
 		break;
 	case RK_WARNINGS:
-		if (!v.num || !r->fl[i].nwarning_lines)
+		if (!v.num || !r->fl[i].warned->nwarning_lines)
 			snprintf(out, CELL, "%lld", v.num);
 		else
 			snprintf(out, CELL, "%lld: %s", v.num,
-				 warning_text(r->fl[i].warning_lines[0]));
+				 warning_text(r->fl[i].warned->warning_lines[0]));
 		break;
 	}
 }
@@ -330,7 +339,7 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		size_t nrows = 1;
 		char label[64], what[80];
 
-		if (!report_cpu_shown(r, cpu))
+		if (!cpu_shown(r, cpu))
 			continue;
 		if (!any++)
 			rule(f, width - 1);

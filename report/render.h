@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rows.h - the flavour rows of the report, shared by the terminal table
- * (table.c) and report.html (html.c). A row is data: its label, where its
- * value comes from and the one text it shows when the value is missing
- * (rows.c). The renderers only lay rows out and format their values.
+ * render.h - the renderers of struct report (report.h), which only read it:
+ *
+ *   rows.c        what they share: the flavour rows, number formats
+ *   svg.c         inline SVG bar charts (html.c's)
+ *   table.c       the terminal table (100 columns)
+ *   json.c        report.json (jansson)
+ *   html.c        report.html (inline CSS, no script)
+ *   kcidb.c       kcidb.json, and the report-kcidb command line
+ *
+ * A flavour row is data: its label, where its value comes from and the one
+ * text it shows when the value is missing (rows.c). The table and the HTML
+ * only lay rows out and format their values.
  */
-#ifndef KF_REPORT_ROWS_H
-#define KF_REPORT_ROWS_H
+#ifndef KF_REPORT_RENDER_H
+#define KF_REPORT_RENDER_H
 
 #include "report.h"
 
@@ -66,4 +74,27 @@ extern const struct row report_rows[ROW_NR];
 /* Row 'id' of flavour i. */
 struct row_value row_value(const struct report *r, size_t i, enum row_id id);
 
-#endif /* KF_REPORT_ROWS_H */
+/* "+10.2K", "-512", "±0" into buf. */
+void fmt_delta(char *buf, size_t len, long long delta);
+/* "1.18M", "48.2K", "912" into buf. */
+void fmt_size(char *buf, size_t len, long long bytes);
+
+void table_print(FILE *f, const struct report *r, int width);
+/* Returns 0, or -1 with errno set. */
+int json_write(const struct report *r, const char *path);
+int html_write(const struct report *r, const char *path);
+
+/* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the
+ * chart's "missing" text when NULL, stands where its bar would be. */
+struct bar {
+	const char *label;
+	const char *group;	/* NULL: no group heading */
+	double value;		/* < 0: missing */
+	const char *text;	/* value text */
+	const char *cls;	/* CSS class of the bar */
+};
+
+void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
+	      size_t n, const char *missing);
+
+#endif /* KF_REPORT_RENDER_H */
