@@ -34,18 +34,6 @@ static void missing(struct strbuf *sb, const char *what)
 	sb_wrap(sb, "<span class=\"missing\">", what, "</span>");
 }
 
-static const char *verdict_class(const char *v)
-{
-	static const char *const known[] = {
-		"pass", "test-fail", "panic", "oops", "refused", "hang", "qemu-error",
-	};
-
-	for (size_t i = 0; v && i < sizeof(known) / sizeof(*known); i++)
-		if (!strcmp(v, known[i]))
-			return known[i];
-	return "unknown";
-}
-
 static void header(struct strbuf *sb, const struct report *r)
 {
 	size_t built = 0, boots = 0, pass = 0, unexpected = 0;
@@ -215,6 +203,56 @@ static void text_td(struct strbuf *sb, const char *s)
 		sb_wrap(sb, "<td>", s, "</td>");
 }
 
+/* "a/b" or "a x b", when known. */
+static void ratio_td(struct strbuf *sb, int known, long a, const char *sep, long b)
+{
+	sb_add(sb, "<td class=\"num\">");
+	if (known)
+		sb_addf(sb, "%ld%s%ld", a, sep, b);
+	else
+		missing(sb, "—");
+	sb_add(sb, "</td>");
+}
+
+/* The run-time facts of one group (rows.c's boot_rows), a column each. */
+static void runtime_tds(struct strbuf *sb, const struct boot *b, enum boot_row_id id)
+{
+	const struct gdt_facts *g = &b->gdt;
+
+	switch (id) {
+	case BR_GDT:
+		num_td(sb, g->align);
+		num_td(sb, g->distance);
+		ratio_td(sb, g->size >= 0, g->size, "/", g->limit);
+		break;
+	case BR_SHARE:
+		sb_add(sb, "<td><table class=\"pair\"><tr>");
+		tri_td(sb, g->gdt_gdt_compiled);
+		tri_td(sb, g->gdt_gdt_cpu);
+		sb_add(sb, "</tr></table></td><td><table class=\"pair\"><tr>");
+		tri_td(sb, g->gdt_data_compiled);
+		tri_td(sb, g->gdt_data_cpu);
+		sb_add(sb, "</tr></table></td>");
+		break;
+	case BR_CPU:
+		ratio_td(sb, b->threads_per_core > 0, b->cores, " x ", b->threads_per_core);
+		text_td(sb, b->idle);
+		break;
+	case BR_IO:
+	case BR_NR:
+		text_td(sb, b->swiotlb < 0 ? NULL : b->swiotlb ? "active" : "inactive");
+		num_td(sb, b->swiotlb_bytes);
+		sb_add(sb, "<td>");
+		if (b->microcode) {
+			sb_wrap(sb, "<code>", b->microcode, "</code> ");
+			sb_wrap(sb, "<span class=\"missing\">", b->microcode_source, "</span>");
+		} else {
+			missing(sb, "—");
+		}
+		sb_add(sb, "</td>");
+	}
+}
+
 /* Per flavour x model: what the probe and the guest's sysfs measured. */
 static void runtime(struct strbuf *sb, const struct report *r)
 {
@@ -230,88 +268,55 @@ static void runtime(struct strbuf *sb, const struct report *r)
 		   "<code>thread_siblings_list</code>. The microcode revision is the one the "
 		   "guest kernel read; under QEMU it is the emulated model's.</p>"
 		   "<table class=\"runtime\"><tr><th>flavour</th><th>CPU model</th>"
-		   "<th>line</th><th>kernel/CPU line</th><th>GDT align</th><th>GDT distance</th>"
-		   "<th>size/limit</th><th>2 GDTs share (kernel/CPU line)</th>"
-		   "<th>GDT + data share (kernel/CPU line)</th><th>cores x threads/core</th>"
-		   "<th>idle</th><th>SWIOTLB</th><th>pool bytes</th><th>microcode</th></tr>\n");
+		   "<th>line</th><th>kernel/CPU line</th>");
+	for (size_t k = 0; k < BR_NR; k++)
+		for (const char *const *c = boot_rows[k].columns; *c; c++)
+			sb_wrap(sb, "<th>", *c, "</th>");
+	sb_add(sb, "</tr>\n");
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct flavour *f = &r->fl[i];
 
 		for (size_t k = 0; k < f->nboots; k++) {
 			const struct boot *b = &f->boots[k];
-			const struct gdt_facts *g = &b->gdt;
 
 			sb_addf(sb, "<tr><td><span class=\"fl c%zu\"></span>", i % NCOLOURS);
 			sb_wrap(sb, "", f->name, "</td>");
 			text_td(sb, b->cpu);
 			text_td(sb, b->line_verdict);
-			sb_add(sb, "<td class=\"num\">");
-			if (g->line_compiled > 0 && b->cache_alignment > 0)
-				sb_addf(sb, "%ld/%ld", g->line_compiled, b->cache_alignment);
-			else
-				missing(sb, "—");
-			sb_add(sb, "</td>");
-			num_td(sb, g->align);
-			num_td(sb, g->distance);
-			sb_add(sb, "<td class=\"num\">");
-			if (g->size >= 0)
-				sb_addf(sb, "%ld/%ld", g->size, g->limit);
-			else
-				missing(sb, "—");
-			sb_add(sb, "</td>");
-			sb_add(sb, "<td><table class=\"pair\"><tr>");
-			tri_td(sb, g->gdt_gdt_compiled);
-			tri_td(sb, g->gdt_gdt_cpu);
-			sb_add(sb, "</tr></table></td><td><table class=\"pair\"><tr>");
-			tri_td(sb, g->gdt_data_compiled);
-			tri_td(sb, g->gdt_data_cpu);
-			sb_add(sb, "</tr></table></td><td class=\"num\">");
-			if (b->threads_per_core > 0)
-				sb_addf(sb, "%ld x %ld", b->cores, b->threads_per_core);
-			else
-				missing(sb, "—");
-			sb_add(sb, "</td>");
-			text_td(sb, b->idle);
-			text_td(sb, b->swiotlb < 0 ? NULL : b->swiotlb ? "active" : "inactive");
-			num_td(sb, b->swiotlb_bytes);
-			sb_add(sb, "<td>");
-			if (b->microcode) {
-				sb_wrap(sb, "<code>", b->microcode, "</code> ");
-				sb_wrap(sb, "<span class=\"missing\">", b->microcode_source,
-					"</span>");
-			} else {
-				missing(sb, "—");
-			}
-			sb_add(sb, "</td></tr>\n");
+			ratio_td(sb, b->gdt.line_compiled > 0 && b->cache_alignment > 0,
+				 b->gdt.line_compiled, "/", b->cache_alignment);
+			for (size_t id = 0; id < BR_NR; id++)
+				runtime_tds(sb, b, (enum boot_row_id)id);
+			sb_add(sb, "</tr>\n");
 		}
 	}
 	sb_add(sb, "</table></section>\n");
 }
 
-static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *cpu,
-			const char *expect)
+static void matrix_cell(struct strbuf *sb, const struct report *r, size_t i, size_t c)
 {
-	const struct boot *b = flavour_boot(f, cpu);
-	int dflt = f->default_cpu && !strcmp(f->default_cpu, cpu);
-	const char *want;
+	const struct boot_cell x = boot_cell(r, i, c);
+	const struct flavour *f = &r->fl[i];
+	const struct boot *b = x.b;
+	const struct verdict *v;
 
 	if (!b) {
 		sb_add(sb, "<td class=\"cell verdict-none\"><div class=\"box\">");
-		if (dflt)
+		if (x.is_default)
 			sb_add(sb, "<span class=\"tag\">default</span>");
 		sb_add(sb, "<span class=\"verdict\">not booted</span></div></td>");
 		return;
 	}
-	want = b->expected ? b->expected : expect;
-	sb_addf(sb, "<td class=\"cell verdict-%s%s\">", verdict_class(b->verdict),
-		b->verdict && want && strcmp(b->verdict, want) != 0 ? " unexpected" : "");
+	v = verdict_of(b->verdict);
+	sb_addf(sb, "<td class=\"cell verdict-%s%s\">", v ? v->name : "unknown",
+		x.unexpected ? " unexpected" : "");
 	if (b->log) {
 		sb_wrap(sb, "<a href=\"", b->log, "\" title=\"console log: ");
 		sb_wrap(sb, "", b->log, "\">");
 	} else {
 		sb_add(sb, "<div class=\"box\" title=\"no console log\">");
 	}
-	if (dflt)
+	if (x.is_default)
 		sb_add(sb, "<span class=\"tag\">default</span>");
 	sb_wrap(sb, "<span class=\"verdict\">", b->verdict ? b->verdict : "no verdict",
 		"</span><span class=\"secs\">");
@@ -323,8 +328,8 @@ static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *
 	if (b->ktap_passed >= 0)
 		sb_addf(sb, "<span class=\"ktap\">KTAP %ld/%ld</span>", b->ktap_passed,
 			b->ktap_passed + (b->ktap_failed > 0 ? b->ktap_failed : 0));
-	if (b->verdict && want && strcmp(b->verdict, want) != 0)
-		sb_wrap(sb, "<span class=\"secs\"> · expected ", want, "</span>");
+	if (x.unexpected)
+		sb_wrap(sb, "<span class=\"secs\"> · expected ", x.want, "</span>");
 	if (b->line_verdict) {
 		sb_addf(sb, "<br><span class=\"lv lv-%s\">line %s", b->line_verdict,
 			b->line_verdict);
@@ -337,18 +342,14 @@ static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *
 
 static void matrix(struct strbuf *sb, const struct report *r)
 {
-	static const char *const legend[] = {
-		"pass", "test-fail", "panic", "oops", "hang", "refused", "qemu-error",
-	};
-
 	sb_add(sb, "<section id=\"matrix\"><h2>Boot matrix</h2><p class=\"note\">Each "
 		   "flavour on each emulated CPU model (QEMU TCG). A cell links to its "
 		   "console log. <b>line</b> compares the kernel's L1 line size with the "
 		   "CPU's <code>cache_alignment</code> (kernel/CPU bytes). A red frame marks "
 		   "a verdict other than the expected one.</p><div class=\"legend\">");
-	for (size_t i = 0; i < sizeof(legend) / sizeof(*legend); i++) {
-		sb_addf(sb, "<span class=\"verdict-%s\">", legend[i]);
-		sb_wrap(sb, "", legend[i], "</span>");
+	for (size_t i = 0; i < NR_VERDICTS; i++) {
+		sb_addf(sb, "<span class=\"verdict-%s\">", report_verdicts[i].name);
+		sb_wrap(sb, "", report_verdicts[i].name, "</span>");
 	}
 	sb_add(sb, "<span class=\"verdict-none\">not booted</span></div>"
 		   "<table class=\"matrix\"><tr><th>flavour</th>");
@@ -363,7 +364,7 @@ static void matrix(struct strbuf *sb, const struct report *r)
 		sb_addf(sb, "<tr><th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
 		sb_wrap(sb, "", r->fl[i].name, "</th>");
 		for (size_t c = 0; c < r->ncpus; c++)
-			matrix_cell(sb, &r->fl[i], r->cpus[c].name, r->cpus[c].expect);
+			matrix_cell(sb, r, i, c);
 		sb_add(sb, "</tr>\n");
 	}
 	if (!r->ncpus)

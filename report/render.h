@@ -2,7 +2,8 @@
 /*
  * render.h - the renderers of struct report (report.h), which only read it:
  *
- *   rows.c        what they share: the flavour rows, number formats
+ *   rows.c        what they share: the flavour rows, the verdicts and their
+ *                 colours, the boot cells, number formats
  *   svg.c         inline SVG bar charts (html.c's)
  *   table.c       the terminal table (100 columns)
  *   json.c        report.json (jansson)
@@ -73,6 +74,36 @@ extern const struct row report_rows[ROW_NR];
 
 /* Row 'id' of flavour i. */
 struct row_value row_value(const struct report *r, size_t i, enum row_id id);
+
+/* Boot verdicts (boot/boot.schema.json) in the legend's order, each with
+ * its terminal colour (SGR); report.css colours class verdict-<name>. */
+struct verdict {
+	const char *name;
+	const char *sgr;
+};
+#define NR_VERDICTS	7
+extern const struct verdict report_verdicts[NR_VERDICTS];
+/* v's entry, or NULL for NULL or an unknown verdict. */
+const struct verdict *verdict_of(const char *v);
+
+/* Flavour i on CPU model c: the table's "boot <cpu>" row, report.html's
+ * matrix cell. */
+struct boot_cell {
+	const struct boot *b;	/* NULL: not booted */
+	int is_default;		/* c is the flavour's default model */
+	const char *want;	/* the record's expected verdict, else the model's */
+	int unexpected;		/* b's verdict is not 'want' */
+};
+struct boot_cell boot_cell(const struct report *r, size_t i, size_t c);
+
+/* A boot's run-time facts in groups: the table's rows under a "boot <cpu>"
+ * row, report.html's columns in its run-time table. */
+enum boot_row_id { BR_GDT, BR_SHARE, BR_CPU, BR_IO, BR_NR };
+struct boot_row {
+	const char *label;		/* the table's */
+	const char *columns[4];		/* report.html's, NULL-terminated */
+};
+extern const struct boot_row boot_rows[BR_NR];
 
 /* "+10.2K", "-512", "±0" into buf. */
 void fmt_delta(char *buf, size_t len, long long delta);
