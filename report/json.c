@@ -34,17 +34,17 @@ static json_t *jtext(const char *s)
 	return j;
 }
 
-static json_t *str_or_null(const char *s)
+json_t *str_or_null(const char *s)
 {
 	return s ? jtext(s) : json_null();
 }
 
-static json_t *int_or_null(long long v)
+json_t *int_or_null(long long v)
 {
 	return v >= 0 ? json_integer(v) : json_null();
 }
 
-static json_t *num_or_null(double v)
+json_t *num_or_null(double v)
 {
 	return isnan(v) ? json_null() : json_real(v);
 }

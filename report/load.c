@@ -128,6 +128,19 @@ static int is_a(const char *path, mode_t type)
 	return !stat(path, &st) && (st.st_mode & S_IFMT) == type;
 }
 
+/* rel (a path relative to kdir, now owned here) when that file is there. */
+static char *present(char *rel, const char *kdir)
+{
+	char *path = kf_xasprintf("%s/%s", kdir, rel);
+
+	if (!is_a(path, S_IFREG)) {
+		free(rel);
+		rel = NULL;
+	}
+	free(path);
+	return rel;
+}
+
 static json_t *load_json(const char *path)
 {
 	return is_a(path, S_IFREG) ? kf_record_read(path, KF_WARN, "treated as missing") : NULL;
@@ -217,6 +230,7 @@ static void load_config_json(struct report *r, struct flavour *f, const char *di
 
 static void load_run(struct build_run *run, const json_t *o)
 {
+	run->recorded = 1;
 	run->compiled = (long)kf_json_int(o, "compiled");
 	run->wall_seconds = kf_json_num(o, "wall_seconds");
 	run->cpu_seconds = kf_json_num(o, "cpu_seconds");
@@ -226,7 +240,7 @@ static void load_run(struct build_run *run, const json_t *o)
 	push_json(&run->warning_lines, &run->nwarning_lines, json_object_get(o, "warning_lines"));
 }
 
-static void load_build(struct flavour *f, const char *dir)
+static void load_build(struct flavour *f, const char *kdir, const char *dir)
 {
 	char *path = kf_xasprintf("%s/build.json", dir);
 	json_t *j = load_json(path), *secs, *v, *full;
@@ -246,6 +260,7 @@ static void load_build(struct flavour *f, const char *dir)
 	full = json_object_get(j, "last_full_build");
 	if (json_is_object(full))
 		load_run(&f->full, full);
+	f->build_log = present(kf_xasprintf("%s/build.log", f->name), kdir);
 	secs = json_object_get(j, "sections");
 	json_object_foreach(secs, key, v) {
 		struct section *s;
@@ -296,6 +311,23 @@ static void load_console(struct boot *b, const json_t *console)
 	b->hwalign = (long)kf_json_int(console, "hwalign");
 }
 
+static void load_ktap_cases(struct boot *b, const json_t *results)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(results, i, c) {
+		struct ktap_case *k;
+
+		b->cases = kf_xrealloc(b->cases, (b->ncases + 1) * sizeof(*b->cases));
+		k = &b->cases[b->ncases++];
+		k->suite = kf_xstrdup(kf_json_str_or(c, "suite", ""));
+		k->name = kf_xstrdup(kf_json_str_or(c, "name", ""));
+		k->directive = jstr(c, "directive");
+		k->ok = json_is_true(json_object_get(c, "ok"));
+	}
+}
+
 /* boot/<stem>.json (boot/boot.schema.json), and whether its log is there. */
 static void load_boot(struct flavour *f, const char *kdir, const char *stem)
 {
@@ -318,6 +350,7 @@ static void load_boot(struct flavour *f, const char *kdir, const char *stem)
 	b->cpu = jstr(j, "cpu");
 	if (!b->cpu)
 		b->cpu = kf_xstrdup(stem);
+	b->cpu_string = jstr(j, "cpu_string");
 	b->verdict = jstr(j, "verdict");
 	b->expected = jstr(j, "expected");
 	b->wall_seconds = kf_json_num(j, "wall_seconds");
@@ -337,15 +370,9 @@ static void load_boot(struct flavour *f, const char *kdir, const char *stem)
 		if (json_is_string(v))
 			set_fact(b, key, json_string_value(v));
 	load_console(b, json_object_get(j, "console"));
+	load_ktap_cases(b, json_object_get(ktap, "results"));
 	json_decref(j);
-
-	b->log = kf_xasprintf("%s/boot/%s.log", f->name, stem);
-	path = kf_xasprintf("%s/%s", kdir, b->log);
-	if (!is_a(path, S_IFREG)) {
-		free(b->log);
-		b->log = NULL;
-	}
-	free(path);
+	b->log = present(kf_xasprintf("%s/boot/%s.log", f->name, stem), kdir);
 }
 
 static void load_boots(struct report *r, struct flavour *f)
@@ -377,7 +404,7 @@ void report_load(struct report *r, const char *kdir)
 			load_dotconfig(f, dir);
 			load_config_failed(f, dir);
 			load_config_json(r, f, dir);
-			load_build(f, dir);
+			load_build(f, kdir, dir);
 			load_boots(r, f);
 		}
 		free(dir);
@@ -415,6 +442,13 @@ long long flavour_section(const struct flavour *f, const char *name)
 static void free_boot(struct boot *b)
 {
 	free(b->cpu);
+	free(b->cpu_string);
+	for (size_t i = 0; i < b->ncases; i++) {
+		free(b->cases[i].suite);
+		free(b->cases[i].name);
+		free(b->cases[i].directive);
+	}
+	free(b->cases);
 	free(b->verdict);
 	free(b->expected);
 	for (size_t i = 0; i < b->nfacts; i++) {
@@ -459,6 +493,7 @@ void report_free(struct report *r)
 		free(f->march);
 		free(f->mtune);
 		free(f->bzimage_sha256);
+		free(f->build_log);
 		free_strs(f->build.warning_lines, f->build.nwarning_lines);
 		free_strs(f->full.warning_lines, f->full.nwarning_lines);
 		free_strs(f->stale_boots, f->nstale_boots);

@@ -19,6 +19,8 @@
 
 #include "report.h"
 
+#include <jansson.h>
+
 enum row_id {
 	ROW_STATUS,		/* table row; report.html's column heading */
 	ROW_DESCRIPTION,	/* report.html only: too wide for a terminal */
@@ -113,6 +115,10 @@ void fmt_size(char *buf, size_t len, long long bytes);
 void table_print(FILE *f, const struct report *r, int width);
 /* Returns 0, or -1 with errno set. */
 int json_write(const struct report *r, const char *path);
+/* json.c: a value of the model in JSON, null when missing (NULL, -1, NAN). */
+json_t *str_or_null(const char *s);
+json_t *int_or_null(long long v);
+json_t *num_or_null(double v);
 int html_write(const struct report *r, const char *path);
 
 /* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the

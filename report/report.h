@@ -138,14 +138,24 @@ struct gdt_facts {
 	int gdt_data_compiled, gdt_data_cpu;
 };
 
+/* One KTAP result of a boot record. */
+struct ktap_case {
+	char *suite, *name;	/* "" when the record has none */
+	char *directive;	/* "SKIP ...", or NULL */
+	int ok;
+};
+
 struct boot {
 	/* load.c: the boot record (boot/boot.schema.json) */
 	char *cpu;
+	char *cpu_string;	/* QEMU's -cpu, or NULL */
 	char *verdict;		/* NULL: record has none */
 	char *expected;
 	double wall_seconds;	/* NAN when unknown */
 	double guest_seconds;
 	long ktap_passed, ktap_failed, ktap_skipped;	/* -1 when unknown */
+	struct ktap_case *cases;
+	size_t ncases;
 	struct kv *facts;
 	size_t nfacts;
 	char **warnings;
@@ -178,8 +188,9 @@ struct section {
 };
 
 /* One build run of build.json: its own (the latest, perhaps a no-op) or
- * last_full_build (the last that compiled something). */
+ * last_full_build (the last that compiled something; recorded 0: null). */
 struct build_run {
+	int recorded;
 	long compiled;		/* objects compiled, -1 */
 	double wall_seconds, cpu_seconds;	/* NAN */
 	long long started, finished;	/* epoch seconds, -1 */
@@ -214,7 +225,8 @@ struct flavour {
 	char *mtune;
 	long long code_bytes;	/* function symbols' sizes in .text, -1 */
 	char *bzimage_sha256;
-	struct build_run build, full;	/* full.wall_seconds NAN: none */
+	char *build_log;	/* "<f>/build.log" relative to kdir, or NULL */
+	struct build_run build, full;
 	/* boot stage */
 	struct boot *boots;	/* directory order; derive.c: cpu-model order */
 	size_t nboots;

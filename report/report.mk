@@ -29,7 +29,8 @@ report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours
 # a boot record or a build is; check-kcidb validates it against the schema
 # the CI keeps beside the checkout (../shared/kcidb/), with Debian's
 # python3-jsonschema.
-$(eval $(call tool,report-kcidb,report/kcidb.c lib/record.c,-ljansson))
+$(eval $(call tool,report-kcidb,report/kcidb.c $(report_lib_src),-ljansson -lm))
+$(tools)/report-kcidb: report/report.h report/render.h report/report.css
 kcidb_json := $(kdir)/kcidb.json
 kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
 $(kcidb_json): $$(want_records) $(if $(call records_newer,$(kcidb_json)),kf-records-force) \

@@ -204,6 +204,18 @@ static void reads_fixture(void **state)
 	assert_int_equal(b->hwalign, -1);	/* the kernel printed no SLUB line */
 	assert_int_equal(b->ktap_passed, 19);
 	assert_string_equal(b->log, "mpsc/boot/nocona.log");
+	/* What kcidb.json adds: QEMU's -cpu, the KTAP cases, the runs. */
+	assert_non_null(strstr(b->cpu_string, "vendor=GenuineIntel"));
+	assert_int_equal(b->ncases, 19);
+	assert_string_equal(b->cases[0].suite, "x86_flavour");
+	assert_string_equal(b->cases[0].name, "flavour_l1_bytes_match_shift");
+	assert_true(b->cases[0].ok);
+	assert_null(b->cases[0].directive);
+	assert_null(m->build_log);	/* the fixture keeps no build.log */
+	assert_true(m->full.recorded);
+	assert_int_equal(m->full.compiled, 987);
+	assert_int_equal(m->build.warnings, 1);
+	assert_ptr_equal(m->warned, &m->build);
 	/* The probe's GDT: page-aligned, a CPU's GDT 1 MiB from the next. */
 	assert_int_equal(b->gdt.align, 4096);
 	assert_int_equal(b->gdt.distance, 1048576);
@@ -391,7 +403,18 @@ static void facts_without_probe(void **state)
 	    "\"probe.cpu0.gdt_align\": \"64\", \"probe.cpu1.gdt_align\": \"4096\", "
 	    "\"cpu.cache_alignment\": \"128\", \"probe.gdt_size\": \"96\", "
 	    "\"probe.gdt_limit\": \"95\", \"probe.gdt_distance\": \"64\"}}");
+	/* A no-op rebuild after a full build that warned; a boot of the
+	 * bzImage before. */
+	put(kdir, "mpsc/build.json", "{\"compiled\": 0, \"warnings\": 0, \"warning_lines\": [], "
+	    "\"bzimage_sha256\": \"b2\", \"last_full_build\": {\"compiled\": 900, "
+	    "\"warnings\": 2, \"warning_lines\": [\"x.o: warning: y\"]}}");
+	put(kdir, "mpsc/boot/core2.json", "{\"cpu\": \"core2\", \"bzimage_sha256\": \"b1\"}");
 	load(&r, kdir, names, 1);
+	assert_ptr_equal(fl(&r, "mpsc")->warned, &fl(&r, "mpsc")->full);
+	assert_int_equal(fl(&r, "mpsc")->warned->warnings, 2);
+	assert_int_equal(fl(&r, "mpsc")->nstale_boots, 1);
+	assert_string_equal(fl(&r, "mpsc")->stale_boots[0], "core2");
+	assert_null(flavour_boot(fl(&r, "mpsc"), "core2"));
 	assert_string_equal(fl(&r, "mpsc")->cpu_choice, "MPSC");
 	assert_int_equal(fl(&r, "mpsc")->l1_bytes, 128);
 	b = flavour_boot(fl(&r, "mpsc"), "nocona");
