@@ -6,6 +6,7 @@
  * relative to out/<kver>/), bar charts, the config diff and the console
  * diffs. Every piece of text is escaped.
  */
+#include "page.h"
 #include "render.h"
 
 #include <math.h>
@@ -16,27 +17,16 @@
 #define MAX_EDITS 160
 #define NCOLOURS 6
 
-/*
- * The style sheet is report/report.css, embedded when the tool is built (no
- * file is read at run time): the assembler copies its bytes here, then a NUL.
- */
-__asm__(".pushsection .rodata\n"
-	".globl kf_report_css\n"
-	".hidden kf_report_css\n"
-	"kf_report_css:\n"
-	".incbin \"report/report.css\"\n"
-	".byte 0\n"
-	".popsection\n");
-extern const char kf_report_css[];
-
 static void missing(struct strbuf *sb, const char *what)
 {
 	sb_wrap(sb, "<span class=\"missing\">", what, "</span>");
 }
 
+/* The page's head and the header's counts. */
 static void header(struct strbuf *sb, const struct report *r)
 {
 	size_t built = 0, boots = 0, pass = 0, unexpected = 0;
+	char *title, *sub;
 
 	for (size_t i = 0; i < r->nfl; i++) {
 		built += r->fl[i].has_build;
@@ -48,20 +38,19 @@ static void header(struct strbuf *sb, const struct report *r)
 			unexpected += b->verdict && b->expected && strcmp(b->verdict, b->expected) != 0;
 		}
 	}
-	sb_wrap(sb, "<header><div class=\"in\"><h1>kflavour report — Linux ", r->release,
-		"</h1><div class=\"sub\">out/");
-	sb_esc(sb, r->kver);
-	sb_add(sb, " · flavours compared side by side: configuration, build, boots on emulated CPU models</div>"
-		   "<div class=\"pills\">");
-	sb_addf(sb, "<span class=\"pill\">%zu flavour%s</span>", r->nfl, r->nfl == 1 ? "" : "s");
-	sb_addf(sb, "<span class=\"pill\">%zu built</span>", built);
-	sb_addf(sb, "<span class=\"pill\">%zu boot%s</span>", boots, boots == 1 ? "" : "s");
-	sb_addf(sb, "<span class=\"pill\">%zu pass</span>", pass);
-	sb_addf(sb, "<span class=\"pill\">%zu unexpected verdict%s</span>", unexpected,
-		unexpected == 1 ? "" : "s");
-	sb_addf(sb, "<span class=\"pill\">%zu config symbol%s differ</span>", r->ncdiff,
-		r->ncdiff == 1 ? "" : "s");
-	sb_add(sb, "</div></div></header>\n<main>\n");
+	title = kf_xasprintf("kflavour report — Linux %s", r->release);
+	sub = kf_xasprintf("out/%s · flavours compared side by side: configuration, build, "
+			   "boots on emulated CPU models", r->kver);
+	page_begin(sb, title, sub);
+	page_pill(sb, r->nfl, "flavour", "flavours");
+	page_pill(sb, built, "built", "built");
+	page_pill(sb, boots, "boot", "boots");
+	page_pill(sb, pass, "pass", "pass");
+	page_pill(sb, unexpected, "unexpected verdict", "unexpected verdicts");
+	page_pill(sb, r->ncdiff, "config symbol differ", "config symbols differ");
+	page_main(sb);
+	free(title);
+	free(sub);
 }
 
 /* A flavour row's cell (rows.c has the value and its missing text). */
@@ -528,40 +517,22 @@ static void cdiff_groups(struct strbuf *sb, const struct report *r, int with_oth
 	sb_add(sb, "</table>");
 }
 
-struct menu_count {
-	const char *menu;
-	size_t n;
-};
-
-static int by_count(const void *a, const void *b)
+static const char *cdiff_menu(const struct cdiff_sym *s)
 {
-	const struct menu_count *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->menu, y->menu);
+	return s->menu ? s->menu : "(top level)";
 }
 
 /* Too many to read: the "other" group folded by Kconfig menu, largest first. */
 static void cdiff_folded(struct strbuf *sb, const struct report *r)
 {
-	struct menu_count *m = kf_xmalloc(r->ncdiff * sizeof(*m));
-	size_t nm = 0, other = 0;
+	const char **menus = kf_xmalloc(r->ncdiff * sizeof(*menus));
+	struct page_group *m = kf_xmalloc(r->ncdiff * sizeof(*m));
+	size_t nm, other = 0;
 
-	for (size_t k = 0; k < r->ncdiff; k++) {
-		const char *menu = r->cdiff[k].menu ? r->cdiff[k].menu : "(top level)";
-		size_t j;
-
-		if (r->cdiff[k].group != KC_OTHER)
-			continue;
-		other++;
-		for (j = 0; j < nm && strcmp(m[j].menu, menu) != 0; j++)
-			;
-		if (j == nm)
-			m[nm++] = (struct menu_count){ menu, 0 };
-		m[j].n++;
-	}
-	qsort(m, nm, sizeof(*m), by_count);
+	for (size_t k = 0; k < r->ncdiff; k++)
+		if (r->cdiff[k].group == KC_OTHER)
+			menus[other++] = cdiff_menu(&r->cdiff[k]);
+	nm = page_groups(menus, other, m);
 	sb_addf(sb, "<p class=\"note\">%zu symbols differ, more than %d: the groups "
 		"cpu, cache, smt and microcode in full, the %zu others folded by Kconfig "
 		"menu (largest first). <code>report.json</code> has every one; "
@@ -570,19 +541,14 @@ static void cdiff_folded(struct strbuf *sb, const struct report *r)
 	if (other < r->ncdiff)
 		cdiff_groups(sb, r, 0);
 	for (size_t j = 0; j < nm; j++) {
-		sb_addf(sb, "<details><summary><span class=\"kind\">%zu symbol%s</span>",
-			m[j].n, m[j].n == 1 ? "" : "s");
-		sb_wrap(sb, "", m[j].menu, "</summary>");
+		page_fold(sb, &m[j], "symbol");
 		cdiff_head(sb, r);
-		for (size_t k = 0; k < r->ncdiff; k++) {
-			const struct cdiff_sym *s = &r->cdiff[k];
-
-			if (s->group == KC_OTHER &&
-			    !strcmp(s->menu ? s->menu : "(top level)", m[j].menu))
-				cdiff_row(sb, r, s);
-		}
+		for (size_t k = 0; k < r->ncdiff; k++)
+			if (r->cdiff[k].group == KC_OTHER && !strcmp(cdiff_menu(&r->cdiff[k]), m[j].key))
+				cdiff_row(sb, r, &r->cdiff[k]);
 		sb_add(sb, "</table></details>\n");
 	}
+	free(menus);
 	free(m);
 }
 
@@ -661,11 +627,6 @@ int html_write(const struct report *r, const char *path)
 	struct strbuf sb = { 0 };
 	int rc;
 
-	sb_wrap(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-		"<title>kflavour report — Linux ", r->release, "</title><style>\n");
-	sb_add(&sb, kf_report_css);
-	sb_add(&sb, "</style></head><body>\n");
 	header(&sb, r);
 	flavour_table(&sb, r);
 	matrix(&sb, r);
@@ -673,9 +634,8 @@ int html_write(const struct report *r, const char *path)
 	charts(&sb, r);
 	config_diff(&sb, r);
 	log_diffs(&sb, r);
-	sb_add(&sb, "<footer>kflavour report · one self-contained file, no scripts · "
-		    "data: <code>report.json</code> (schema <code>report/report.schema.json</code>)"
-		    "</footer></main></body></html>\n");
+	page_end(&sb, "kflavour report · one self-contained file, no scripts · data: "
+		 "<code>report.json</code> (schema <code>report/report.schema.json</code>)");
 	rc = kf_write_atomic(path, sb.s, sb.len);
 	free(sb.s);
 	return rc;
