@@ -26,7 +26,7 @@ $(ktools)/upgrade: upgrade/upgrade.c config/fragment.c config/fragment.h config/
 	$(HOSTCC) $(KF_CFLAGS) $(kconfig_api) -isystem $(src)/scripts/kconfig \
 		-isystem $(src)/scripts/include -isystem $(kconfig_dir) \
 		-o $@ upgrade/upgrade.c config/fragment.c config/kconf.c lib/record.c $(lib_src) $(kconfig_objs) -ljansson
-$(eval $(call tool,upgrade-report,upgrade/report.c lib/record.c,-ljansson))
+$(eval $(call tool,upgrade-report,upgrade/report.c $(report_page) lib/record.c,-ljansson))
 
 .PHONY: upgrade upgrade-tool upgrade-flavours
 upgrade-tool: $(ktools)/upgrade $(tools)/upgrade-report $(tools)/config-flavours
