@@ -146,20 +146,16 @@ static void add_boot(json_t *tests, const struct report *r, const struct flavour
 /* build.json's last_full_build, as it has it. */
 static json_t *run_obj(const struct build_run *run)
 {
-	json_t *lines;
-
 	if (!run->recorded)
 		return json_null();
-	lines = json_array();
-	for (size_t i = 0; i < run->nwarning_lines; i++)
-		json_array_append_new(lines, json_string(run->warning_lines[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "compiled", int_or_null(run->compiled),
 			 "wall_seconds", num_or_null(run->wall_seconds),
 			 "cpu_seconds", num_or_null(run->cpu_seconds),
 			 "started", int_or_null(run->started),
 			 "finished", int_or_null(run->finished),
-			 "warnings", int_or_null(run->warnings), "warning_lines", lines);
+			 "warnings", int_or_null(run->warnings),
+			 "warning_lines", str_array(run->warning_lines, run->nwarning_lines));
 }
 
 /* One build per flavour with a build.json; its boots and their KTAP cases. */

@@ -119,6 +119,7 @@ int json_write(const struct report *r, const char *path);
 json_t *str_or_null(const char *s);
 json_t *int_or_null(long long v);
 json_t *num_or_null(double v);
+json_t *str_array(char *const *v, size_t n);
 int html_write(const struct report *r, const char *path);
 
 /* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the
