@@ -120,18 +120,11 @@ static void config_diff(struct report *r)
 
 static int read_log(const struct report *r, const struct boot *b, struct ld_log *l)
 {
-	char *path, *text;
+	char *path = kf_xasprintf("%s/%s", r->kdir, b->log);
+	int rc = ld_log_read(l, path);
 
-	if (!b || !b->log)
-		return -1;
-	path = kf_xasprintf("%s/%s", r->kdir, b->log);
-	text = kf_read_file(path, NULL);
 	free(path);
-	if (!text)
-		return -1;
-	ld_log_parse(l, text);
-	free(text);
-	return 0;
+	return rc;
 }
 
 static void add_logdiff(struct report *r, enum logdiff_kind kind,

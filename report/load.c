@@ -214,7 +214,6 @@ static void load_config_json(struct report *r, struct flavour *f, const char *di
 	free(path);
 	if (!j)
 		return;
-	f->has_config_json = 1;
 	if (json_is_boolean(json_object_get(j, "ok")))
 		f->audit = kf_xstrdup(json_is_true(json_object_get(j, "ok")) ? "ok" : "failed");
 	f->cpu_choice = jstr(j, "cpu_choice");
@@ -399,8 +398,7 @@ void report_load(struct report *r, const char *kdir)
 		struct flavour *f = &r->fl[i];
 		char *dir = kf_xasprintf("%s/%s", kdir, f->name);
 
-		f->has_dir = is_a(dir, S_IFDIR);
-		if (f->has_dir) {
+		if (is_a(dir, S_IFDIR)) {
 			load_dotconfig(f, dir);
 			load_config_failed(f, dir);
 			load_config_json(r, f, dir);

@@ -81,6 +81,8 @@ struct ld_log {
 char *ld_normalise(const char *raw);
 /* Split and normalise a whole log (CR and ANSI noise removed). */
 void ld_log_parse(struct ld_log *log, const char *text);
+/* The same of a file: 0, or -1 (errno set) when it cannot be read. */
+int ld_log_read(struct ld_log *log, const char *path);
 void ld_log_free(struct ld_log *log);
 
 enum ld_op { LD_SAME = ' ', LD_DEL = '-', LD_ADD = '+', LD_HUNK = '@' };
@@ -206,13 +208,11 @@ struct flavour {
 	char **fragments;	/* fragment files, merge order */
 	size_t nfragments;
 
-	int has_dir;
 	/* config stage */
 	int has_config;
 	struct kf_config cfg;
 	char *cpu_choice;	/* "MPSC"... (config.json), or NULL */
 	long l1_cache_shift;	/* X86_L1_CACHE_SHIFT (config.json), -1 */
-	int has_config_json;
 	char *audit;		/* "ok", "failed", ... or NULL */
 	char *config_failed;	/* config.failed: why the last attempt failed, or NULL */
 	/* build stage */
