@@ -29,6 +29,12 @@ static const char *str(json_t *o, const char *key)
 	return kf_json_str_or(o, key, "");
 }
 
+/* Item i of the array o[key], or NULL past its end. */
+static json_t *item(json_t *o, const char *key, size_t i)
+{
+	return json_array_get(json_object_get(o, key), i);
+}
+
 static long long count(json_t *f, const char *key)
 {
 	return (long long)json_integer_value(json_object_get(json_object_get(f, "counts"), key));
@@ -44,7 +50,7 @@ static void print_counts(json_t *flavours, const char *from, const char *to)
 	printf("upgrade %s -> %s\n", from, to);
 	printf("  %-20s %11s %9s %5s %7s %13s %10s\n", "flavour", "new-prompts",
 	       "undecided", "gone", "changed", "stop-applying", "boot-diffs");
-	for (i = 0; i < json_array_size(flavours) && (f = json_array_get(flavours, i)); i++)
+	for (i = 0; (f = json_array_get(flavours, i)); i++)
 		printf("  %-20s %11lld %9lld %5lld %7lld %13lld %10lld\n", str(f, "flavour"),
 		       count(f, "new_prompts"), count(f, "undecided"), count(f, "gone"),
 		       count(f, "changed"), count(f, "stop_applying"), count(f, "boot_differences"));
@@ -55,7 +61,7 @@ static void print_lines(json_t *a, const char *indent)
 	size_t i;
 	json_t *l;
 
-	for (i = 0; i < json_array_size(a) && (l = json_array_get(a, i)); i++)
+	for (i = 0; (l = json_array_get(a, i)); i++)
 		printf("%s%s\n", indent, json_string_value(l));
 }
 
@@ -66,20 +72,20 @@ static void print_details(json_t *f)
 
 	printf("\n== %s (linux %s)\n", str(f, "flavour"), str(f, "kernelversion"));
 	printf("new prompts (%lld; the value is olddefconfig's):\n", count(f, "new_prompts"));
-	for (i = 0; i < json_array_size(json_object_get(f, "new_prompts")) && (e = json_array_get(json_object_get(f, "new_prompts"), i)); i++)
+	for (i = 0; (e = item(f, "new_prompts", i)); i++)
 		printf("  CONFIG_%s=%s  \"%s\" [%s]  %s%s%s%s\n", str(e, "symbol"), str(e, "value"),
 		       str(e, "prompt"), str(e, "menu"),
 		       json_is_string(json_object_get(e, "decided_by")) ? "decided by " : "needs a decision",
 		       str(e, "decided_by"), json_is_string(json_object_get(e, "was")) ? "; was " : "",
 		       str(e, "was"));
 	printf("gone (%lld):\n", count(f, "gone"));
-	for (i = 0; i < json_array_size(json_object_get(f, "gone")) && (e = json_array_get(json_object_get(f, "gone"), i)); i++) {
+	for (i = 0; (e = item(f, "gone", i)); i++) {
 		printf("  CONFIG_%s=%s -> %s: %s\n", str(e, "symbol"), str(e, "old"),
 		       kf_json_str_or(e, "successor", "(no successor)"), str(e, "note"));
 		print_lines(json_object_get(e, "requested_by"), "    requested by ");
 	}
 	printf("changed (%lld):\n", count(f, "changed"));
-	for (i = 0; i < json_array_size(json_object_get(f, "changed")) && (e = json_array_get(json_object_get(f, "changed"), i)); i++) {
+	for (i = 0; (e = item(f, "changed", i)); i++) {
 		printf("  CONFIG_%s: %s -> %s (%s) %s\n", str(e, "symbol"), str(e, "old"),
 		       str(e, "new"), str(e, "kind"), str(e, "reason"));
 		print_lines(json_object_get(e, "detail"), "    ");
@@ -88,7 +94,7 @@ static void print_details(json_t *f)
 	if (json_is_null(json_object_get(sa, "ok")))
 		printf("  (no audit of the new tree for this config)\n");
 	print_lines(json_object_get(sa, "errors"), "  ");
-	for (i = 0; i < json_array_size(json_object_get(sa, "misses")) && (e = json_array_get(json_object_get(sa, "misses"), i)); i++) {
+	for (i = 0; (e = item(sa, "misses", i)); i++) {
 		printf("  %s:%lld: CONFIG_%s=%s requested, final %s\n", str(e, "file"),
 		       (long long)json_integer_value(json_object_get(e, "line")), str(e, "symbol"),
 		       str(e, "requested"), kf_json_str_or(e, "final", "(not set)"));
@@ -98,13 +104,13 @@ static void print_details(json_t *f)
 	}
 	printf("boot (%zu CPU model(s) booted on both trees):\n",
 	       json_array_size(json_object_get(f, "boot")));
-	for (i = 0; i < json_array_size(json_object_get(f, "boot")) && (e = json_array_get(json_object_get(f, "boot"), i)); i++) {
+	for (i = 0; (e = item(f, "boot", i)); i++) {
 		json_t *d;
 		size_t k;
 
 		printf("  %s: verdict %s -> %s\n", str(e, "cpu"), str(e, "old_verdict"),
 		       str(e, "new_verdict"));
-		for (k = 0; k < json_array_size(json_object_get(e, "facts")) && (d = json_array_get(json_object_get(e, "facts"), k)); k++)
+		for (k = 0; (d = item(e, "facts", k)); k++)
 			printf("    %s: %s -> %s\n", str(d, "fact"), kf_json_str_or(d, "old", "(none)"),
 			       kf_json_str_or(d, "new", "(none)"));
 	}
@@ -137,7 +143,7 @@ static void lines_td(struct strbuf *sb, json_t *a, const char *first)
 	size_t i;
 
 	sb_wrap(sb, "<td>", first, "");
-	for (i = 0; i < json_array_size(a) && (l = json_array_get(a, i)); i++)
+	for (i = 0; (l = json_array_get(a, i)); i++)
 		sb_wrap(sb, "<span class=\"frag\">", json_string_value(l), "</span>");
 	sb_add(sb, "</td>");
 }
@@ -227,7 +233,7 @@ static void html_gone(struct strbuf *sb, json_t *a)
 	size_t i;
 
 	table(sb, head);
-	for (i = 0; i < json_array_size(a) && (e = json_array_get(a, i)); i++) {
+	for (i = 0; (e = json_array_get(a, i)); i++) {
 		sb_wrap(sb, "<tr><td><code>CONFIG_", str(e, "symbol"), "</code></td>");
 		td(sb, str(e, "old"), 1);
 		td(sb, kf_json_str_or(e, "successor", "none known"), 1);
@@ -245,7 +251,7 @@ static void html_changed(struct strbuf *sb, json_t *a)
 	size_t i;
 
 	table(sb, head);
-	for (i = 0; i < json_array_size(a) && (e = json_array_get(a, i)); i++) {
+	for (i = 0; (e = json_array_get(a, i)); i++) {
 		sb_wrap(sb, "<tr><td><code>CONFIG_", str(e, "symbol"), "</code></td>");
 		td(sb, str(e, "old"), 1);
 		td(sb, str(e, "new"), 1);
@@ -265,11 +271,11 @@ static void html_stop_applying(struct strbuf *sb, json_t *sa)
 
 	if (json_is_null(json_object_get(sa, "ok")))
 		sb_add(sb, "<p class=\"missing\">no audit of the new tree for this config</p>\n");
-	for (i = 0; i < json_array_size(a) && (e = json_array_get(a, i)); i++)
+	for (i = 0; (e = json_array_get(a, i)); i++)
 		sb_wrap(sb, "<p><code class=\"warn\">", json_string_value(e), "</code></p>\n");
 	a = json_object_get(sa, "misses");
 	table(sb, head);
-	for (i = 0; i < json_array_size(a) && (e = json_array_get(a, i)); i++) {
+	for (i = 0; (e = json_array_get(a, i)); i++) {
 		sb_wrap(sb, "<tr><td>", str(e, "file"), "");
 		sb_addf(sb, ":%lld: ", (long long)json_integer_value(json_object_get(e, "line")));
 		sb_wrap(sb, "<code>CONFIG_", str(e, "symbol"), "</code></td>");
@@ -289,11 +295,11 @@ static void html_boot(struct strbuf *sb, json_t *a)
 	size_t i, k;
 
 	table(sb, head);
-	for (i = 0; i < json_array_size(a) && (e = json_array_get(a, i)); i++) {
+	for (i = 0; (e = json_array_get(a, i)); i++) {
 		json_t *facts = json_object_get(e, "facts");
 		char *v = kf_xasprintf("%s → %s", str(e, "old_verdict"), str(e, "new_verdict"));
 
-		for (k = 0; k < json_array_size(facts) && (d = json_array_get(facts, k)); k++) {
+		for (k = 0; (d = json_array_get(facts, k)); k++) {
 			sb_add(sb, "<tr>");
 			td(sb, str(e, "cpu"), 0);
 			td(sb, v, 0);
