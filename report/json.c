@@ -34,17 +34,17 @@ static json_t *jtext(const char *s)
 	return j;
 }
 
-json_t *str_or_null(const char *s)
+json_t *jstr_or_null(const char *s)
 {
 	return s ? jtext(s) : json_null();
 }
 
-json_t *int_or_null(long long v)
+json_t *jint_or_null(long long v)
 {
 	return v >= 0 ? json_integer(v) : json_null();
 }
 
-json_t *num_or_null(double v)
+json_t *jnum_or_null(double v)
 {
 	return isnan(v) ? json_null() : json_real(v);
 }
@@ -54,7 +54,7 @@ static json_t *tri(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
-json_t *str_array(char *const *v, size_t n)
+json_t *jstr_array(char *const *v, size_t n)
 {
 	json_t *a = json_array();
 
@@ -67,10 +67,10 @@ static json_t *config_obj(const struct flavour *f)
 {
 	if (!f->has_config)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "cpu", str_or_null(f->cpu_choice),
-			 "l1_cache_bytes", int_or_null(f->l1_bytes), "smt", tri(f->smt),
-			 "microcode", tri(f->microcode), "audit", str_or_null(f->audit),
-			 "last_attempt_failed", str_or_null(f->config_failed));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "cpu", jstr_or_null(f->cpu_choice),
+			 "l1_cache_bytes", jint_or_null(f->l1_bytes), "smt", tri(f->smt),
+			 "microcode", tri(f->microcode), "audit", jstr_or_null(f->audit),
+			 "last_attempt_failed", jstr_or_null(f->config_failed));
 }
 
 static json_t *build_obj(const struct flavour *f)
@@ -82,21 +82,21 @@ static json_t *build_obj(const struct flavour *f)
 		return json_null();
 	s = json_object();
 	for (size_t i = 0; i < f->nsections; i++)
-		json_object_set_new(s, f->sections[i].name, int_or_null(f->sections[i].bytes));
+		json_object_set_new(s, f->sections[i].name, jint_or_null(f->sections[i].bytes));
 	full = isnan(f->full.wall_seconds) ? json_null() :
-	       json_pack("{s:o, s:o, s:o, s:o}", "compiled", int_or_null(f->full.compiled),
-			 "wall_seconds", num_or_null(f->full.wall_seconds),
-			 "cpu_seconds", num_or_null(f->full.cpu_seconds),
-			 "builds_alongside", int_or_null(f->alongside));
+	       json_pack("{s:o, s:o, s:o, s:o}", "compiled", jint_or_null(f->full.compiled),
+			 "wall_seconds", jnum_or_null(f->full.wall_seconds),
+			 "cpu_seconds", jnum_or_null(f->full.cpu_seconds),
+			 "builds_alongside", jint_or_null(f->alongside));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "release", str_or_null(f->release),
-			 "bzimage_bytes", int_or_null(f->bzimage_bytes), "sections", s,
-			 "wall_seconds", num_or_null(f->build.wall_seconds),
-			 "march", str_or_null(f->march), "mtune", str_or_null(f->mtune),
-			 "warnings", int_or_null(w->warnings),
-			 "warning_lines", str_array(w->warning_lines, w->nwarning_lines),
-			 "code_bytes", int_or_null(f->code_bytes),
-			 "compiled", int_or_null(f->build.compiled), "last_full_build", full);
+			 "release", jstr_or_null(f->release),
+			 "bzimage_bytes", jint_or_null(f->bzimage_bytes), "sections", s,
+			 "wall_seconds", jnum_or_null(f->build.wall_seconds),
+			 "march", jstr_or_null(f->march), "mtune", jstr_or_null(f->mtune),
+			 "warnings", jint_or_null(w->warnings),
+			 "warning_lines", jstr_array(w->warning_lines, w->nwarning_lines),
+			 "code_bytes", jint_or_null(f->code_bytes),
+			 "compiled", jint_or_null(f->build.compiled), "last_full_build", full);
 }
 
 /* Per line size: can two GDTs / a GDT and other data share one line? */
@@ -112,9 +112,9 @@ static json_t *gdt_obj(const struct gdt_facts *g)
 {
 	if (g->align < 0 && g->size < 0)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "align", int_or_null(g->align),
-			 "distance", int_or_null(g->distance), "size", int_or_null(g->size),
-			 "limit", int_or_null(g->limit), "at_compiled_line",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "align", jint_or_null(g->align),
+			 "distance", jint_or_null(g->distance), "size", jint_or_null(g->size),
+			 "limit", jint_or_null(g->limit), "at_compiled_line",
 			 share_obj(g->line_compiled, g->gdt_gdt_compiled, g->gdt_data_compiled),
 			 "at_cpu_line", share_obj(g->line_cpu, g->gdt_gdt_cpu, g->gdt_data_cpu));
 }
@@ -127,31 +127,31 @@ static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 	json_t *facts = json_object(), *ktap = json_null();
 
 	if (b->ktap_passed >= 0 || b->ktap_failed >= 0)
-		ktap = json_pack("{s:o, s:o, s:o}", "passed", int_or_null(b->ktap_passed),
-				 "failed", int_or_null(b->ktap_failed),
-				 "skipped", int_or_null(b->ktap_skipped));
+		ktap = json_pack("{s:o, s:o, s:o}", "passed", jint_or_null(b->ktap_passed),
+				 "failed", jint_or_null(b->ktap_failed),
+				 "skipped", jint_or_null(b->ktap_skipped));
 	for (size_t i = 0; i < b->nfacts; i++)
 		json_object_set_new(facts, b->facts[i].key, jtext(b->facts[i].val));
 	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"cpu", jtext(b->cpu), "default", f->default_cpu && !strcmp(f->default_cpu, b->cpu),
-		"verdict", str_or_null(b->verdict), "expected", str_or_null(b->expected),
+		"verdict", jstr_or_null(b->verdict), "expected", jstr_or_null(b->expected),
 		"as_expected", b->verdict && b->expected ?
 			json_boolean(!strcmp(b->verdict, b->expected)) : json_null(),
-		"cache_alignment", int_or_null(b->cache_alignment),
-		"line_verdict", str_or_null(b->line_verdict),
-		"line_verdict_source", str_or_null(lv_source[b->line_verdict_source]),
-		"threads_per_core", int_or_null(b->threads_per_core),
-		"cores", int_or_null(b->cores), "gdt", gdt_obj(&b->gdt),
-		"idle", str_or_null(b->idle), "swiotlb", tri(b->swiotlb),
-		"swiotlb_source", str_or_null(b->swiotlb_source),
-		"swiotlb_bytes", int_or_null(b->swiotlb_bytes),
-		"microcode", str_or_null(b->microcode),
-		"microcode_source", str_or_null(b->microcode_source),
-		"hwalign", int_or_null(b->hwalign), "boot_seconds", num_or_null(b->wall_seconds),
-		"guest_seconds", num_or_null(b->guest_seconds), "ktap", ktap,
-		"warnings", str_array(b->warnings, b->nwarnings), "facts", facts,
-		"log", str_or_null(b->log));
+		"cache_alignment", jint_or_null(b->cache_alignment),
+		"line_verdict", jstr_or_null(b->line_verdict),
+		"line_verdict_source", jstr_or_null(lv_source[b->line_verdict_source]),
+		"threads_per_core", jint_or_null(b->threads_per_core),
+		"cores", jint_or_null(b->cores), "gdt", gdt_obj(&b->gdt),
+		"idle", jstr_or_null(b->idle), "swiotlb", tri(b->swiotlb),
+		"swiotlb_source", jstr_or_null(b->swiotlb_source),
+		"swiotlb_bytes", jint_or_null(b->swiotlb_bytes),
+		"microcode", jstr_or_null(b->microcode),
+		"microcode_source", jstr_or_null(b->microcode_source),
+		"hwalign", jint_or_null(b->hwalign), "boot_seconds", jnum_or_null(b->wall_seconds),
+		"guest_seconds", jnum_or_null(b->guest_seconds), "ktap", ktap,
+		"warnings", jstr_array(b->warnings, b->nwarnings), "facts", facts,
+		"log", jstr_or_null(b->log));
 }
 
 static json_t *flavour_obj(const struct flavour *f)
@@ -161,12 +161,12 @@ static json_t *flavour_obj(const struct flavour *f)
 	for (size_t i = 0; i < f->nboots; i++)
 		json_array_append_new(boots, boot_obj(f, &f->boots[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jtext(f->name),
-			 "description", str_or_null(f->description),
-			 "default_cpu", str_or_null(f->default_cpu),
+			 "description", jstr_or_null(f->description),
+			 "default_cpu", jstr_or_null(f->default_cpu),
 			 "status", jtext(flavour_status(f)),
-			 "fragments", str_array(f->fragments, f->nfragments),
+			 "fragments", jstr_array(f->fragments, f->nfragments),
 			 "config", config_obj(f), "build", build_obj(f), "boots", boots,
-			 "stale_boots", str_array(f->stale_boots, f->nstale_boots));
+			 "stale_boots", jstr_array(f->stale_boots, f->nstale_boots));
 }
 
 static json_t *config_diff_arr(const struct report *r)
@@ -181,8 +181,8 @@ static json_t *config_diff_arr(const struct report *r)
 			const struct cdiff_cell *c = &s->cell[i];
 
 			json_object_set_new(vals, r->fl[i].name, json_pack("{s:o, s:o, s:o}",
-				"value", str_or_null(c->value),
-				"fragment", str_or_null(c->fragment),
+				"value", jstr_or_null(c->value),
+				"fragment", jstr_or_null(c->fragment),
 				"line", c->line > 0 ? json_integer(c->line) : json_null()));
 		}
 		json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "symbol", jtext(s->name),
@@ -233,7 +233,7 @@ int json_write(const struct report *r, const char *path)
 
 	for (size_t i = 0; i < r->ncpus; i++)
 		json_array_append_new(cpus, json_pack("{s:o, s:o}", "name", jtext(r->cpus[i].name),
-						      "expect", str_or_null(r->cpus[i].expect)));
+						      "expect", jstr_or_null(r->cpus[i].expect)));
 	json_object_set_new(root, "cpu_models", cpus);
 	for (size_t i = 0; i < r->nfl; i++)
 		json_array_append_new(fl, flavour_obj(&r->fl[i]));

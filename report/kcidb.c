@@ -149,13 +149,13 @@ static json_t *run_obj(const struct build_run *run)
 	if (!run->recorded)
 		return json_null();
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "compiled", int_or_null(run->compiled),
-			 "wall_seconds", num_or_null(run->wall_seconds),
-			 "cpu_seconds", num_or_null(run->cpu_seconds),
-			 "started", int_or_null(run->started),
-			 "finished", int_or_null(run->finished),
-			 "warnings", int_or_null(run->warnings),
-			 "warning_lines", str_array(run->warning_lines, run->nwarning_lines));
+			 "compiled", jint_or_null(run->compiled),
+			 "wall_seconds", jnum_or_null(run->wall_seconds),
+			 "cpu_seconds", jnum_or_null(run->cpu_seconds),
+			 "started", jint_or_null(run->started),
+			 "finished", jint_or_null(run->finished),
+			 "warnings", jint_or_null(run->warnings),
+			 "warning_lines", jstr_array(run->warning_lines, run->nwarning_lines));
 }
 
 /* One build per flavour with a build.json; its boots and their KTAP cases. */
@@ -187,11 +187,11 @@ static void add_flavour(json_t *builds, json_t *tests, const struct report *r,
 	json_object_set_new(b, "command", json_sprintf("make -C <linux-source-%s> O=%s/%s bzImage",
 				kver, r->kdir, f->name));
 	json_object_set_new(b, "misc", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"cpu_seconds", num_or_null(f->build.cpu_seconds),
-		"warnings", int_or_null(f->build.warnings),
-		"bzimage_bytes", int_or_null(f->bzimage_bytes),
-		"bzimage_sha256", str_or_null(sha), "code_bytes", int_or_null(f->code_bytes),
-		"march", str_or_null(f->march), "last_full_build", run_obj(&f->full)));
+		"cpu_seconds", jnum_or_null(f->build.cpu_seconds),
+		"warnings", jint_or_null(f->build.warnings),
+		"bzimage_bytes", jint_or_null(f->bzimage_bytes),
+		"bzimage_sha256", jstr_or_null(sha), "code_bytes", jint_or_null(f->code_bytes),
+		"march", jstr_or_null(f->march), "last_full_build", run_obj(&f->full)));
 	for (size_t i = 0; i < f->build.nwarning_lines; i++) {
 		sb_add(&ex, f->build.warning_lines[i]);
 		sb_add(&ex, "\n");

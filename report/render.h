@@ -116,10 +116,10 @@ void table_print(FILE *f, const struct report *r, int width);
 /* Returns 0, or -1 with errno set. */
 int json_write(const struct report *r, const char *path);
 /* json.c: a value of the model in JSON, null when missing (NULL, -1, NAN). */
-json_t *str_or_null(const char *s);
-json_t *int_or_null(long long v);
-json_t *num_or_null(double v);
-json_t *str_array(char *const *v, size_t n);
+json_t *jstr_or_null(const char *s);
+json_t *jint_or_null(long long v);
+json_t *jnum_or_null(double v);
+json_t *jstr_array(char *const *v, size_t n);
 int html_write(const struct report *r, const char *path);
 
 /* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the
