@@ -51,7 +51,7 @@ static const struct flavour *fl(const struct report *r, const char *name)
 	return NULL;
 }
 
-static size_t cpu(const struct report *r, const char *name)
+static size_t model_index(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->ncpus; i++)
 		if (!strcmp(r->cpus[i].name, name))
@@ -241,12 +241,12 @@ static void reads_fixture(void **state)
 	assert_string_equal(verdict_of("refused")->sgr, "36");
 	assert_null(verdict_of("exploded"));
 	assert_null(verdict_of(NULL));
-	assert_ptr_equal(boot_cell(&r, 2, cpu(&r, "i686")).b, b);
-	assert_string_equal(boot_cell(&r, 2, cpu(&r, "i686")).want, "refused");
-	assert_false(boot_cell(&r, 2, cpu(&r, "i686")).unexpected);
-	assert_true(boot_cell(&r, 2, cpu(&r, "nocona")).is_default);
-	assert_false(boot_cell(&r, 2, cpu(&r, "qemu64")).is_default);
-	assert_null(boot_cell(&r, 1, cpu(&r, "qemu64")).b);	/* k8: not booted */
+	assert_ptr_equal(boot_cell(&r, 2, model_index(&r, "i686")).b, b);
+	assert_string_equal(boot_cell(&r, 2, model_index(&r, "i686")).want, "refused");
+	assert_false(boot_cell(&r, 2, model_index(&r, "i686")).unexpected);
+	assert_true(boot_cell(&r, 2, model_index(&r, "nocona")).is_default);
+	assert_false(boot_cell(&r, 2, model_index(&r, "qemu64")).is_default);
+	assert_null(boot_cell(&r, 1, model_index(&r, "qemu64")).b);	/* k8: not booted */
 	report_free(&r);
 }
 
