@@ -38,6 +38,10 @@ void sb_addn(struct strbuf *sb, const char *s, size_t n);
 void sb_add(struct strbuf *sb, const char *s);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* HTML-escaped text (the one escaper); sb_wrap puts pre before it and post
+ * after (both as they are). */
+void sb_esc(struct strbuf *sb, const char *s);
+void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post);
 
 /*
  * Size and lower-case hex SHA-256 of a file, -1 when it cannot be read

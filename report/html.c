@@ -6,8 +6,8 @@
  * relative to out/<kver>/), bar charts, the config diff and the console
  * diffs. Every piece of text is escaped.
  */
-#include "report.h"
-#include "rows.h"
+#include "page.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,67 +17,16 @@
 #define MAX_EDITS 160
 #define NCOLOURS 6
 
-/* Text and attribute values alike: & < > " ' and control characters. */
-void sb_esc(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&': sb_add(sb, "&amp;"); break;
-		case '<': sb_add(sb, "&lt;"); break;
-		case '>': sb_add(sb, "&gt;"); break;
-		case '"': sb_add(sb, "&quot;"); break;
-		case '\'': sb_add(sb, "&#39;"); break;
-		default:
-			if (c < 0x20 && c != '\t' && c != '\n')
-				sb_addf(sb, "&#x%x;", 0x2400 + c); /* control pictures */
-			else
-				sb_addn(sb, s, 1);
-		}
-	}
-}
-
-void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post)
-{
-	sb_add(sb, pre);
-	sb_esc(sb, s);
-	sb_add(sb, post);
-}
-
-/*
- * The style sheet is report/report.css, embedded when the tool is built (no
- * file is read at run time): the assembler copies its bytes here, then a NUL.
- */
-__asm__(".pushsection .rodata\n"
-	".globl kf_report_css\n"
-	".hidden kf_report_css\n"
-	"kf_report_css:\n"
-	".incbin \"report/report.css\"\n"
-	".byte 0\n"
-	".popsection\n");
-extern const char kf_report_css[];
-
 static void missing(struct strbuf *sb, const char *what)
 {
 	sb_wrap(sb, "<span class=\"missing\">", what, "</span>");
 }
 
-static const char *verdict_class(const char *v)
-{
-	static const char *const known[] = {
-		"pass", "test-fail", "panic", "oops", "refused", "hang", "qemu-error",
-	};
-
-	for (size_t i = 0; v && i < sizeof(known) / sizeof(*known); i++)
-		if (!strcmp(v, known[i]))
-			return known[i];
-	return "unknown";
-}
-
+/* The page's head and the header's counts. */
 static void header(struct strbuf *sb, const struct report *r)
 {
 	size_t built = 0, boots = 0, pass = 0, unexpected = 0;
+	char *title, *sub;
 
 	for (size_t i = 0; i < r->nfl; i++) {
 		built += r->fl[i].has_build;
@@ -89,20 +38,19 @@ static void header(struct strbuf *sb, const struct report *r)
 			unexpected += b->verdict && b->expected && strcmp(b->verdict, b->expected) != 0;
 		}
 	}
-	sb_wrap(sb, "<header><div class=\"in\"><h1>kflavour report — Linux ", r->release,
-		"</h1><div class=\"sub\">out/");
-	sb_esc(sb, r->kver);
-	sb_add(sb, " · flavours compared side by side: configuration, build, boots on emulated CPU models</div>"
-		   "<div class=\"pills\">");
-	sb_addf(sb, "<span class=\"pill\">%zu flavour%s</span>", r->nfl, r->nfl == 1 ? "" : "s");
-	sb_addf(sb, "<span class=\"pill\">%zu built</span>", built);
-	sb_addf(sb, "<span class=\"pill\">%zu boot%s</span>", boots, boots == 1 ? "" : "s");
-	sb_addf(sb, "<span class=\"pill\">%zu pass</span>", pass);
-	sb_addf(sb, "<span class=\"pill\">%zu unexpected verdict%s</span>", unexpected,
-		unexpected == 1 ? "" : "s");
-	sb_addf(sb, "<span class=\"pill\">%zu config symbol%s differ</span>", r->ncdiff,
-		r->ncdiff == 1 ? "" : "s");
-	sb_add(sb, "</div></div></header>\n<main>\n");
+	title = kf_xasprintf("kflavour report — Linux %s", r->release);
+	sub = kf_xasprintf("out/%s · flavours compared side by side: configuration, build, "
+			   "boots on emulated CPU models", r->kver);
+	page_begin(sb, title, sub);
+	page_pill(sb, r->nfl, "flavour", "flavours");
+	page_pill(sb, built, "built", "built");
+	page_pill(sb, boots, "boot", "boots");
+	page_pill(sb, pass, "pass", "pass");
+	page_pill(sb, unexpected, "unexpected verdict", "unexpected verdicts");
+	page_pill(sb, r->ncdiff, "config symbol differ", "config symbols differ");
+	page_main(sb);
+	free(title);
+	free(sub);
 }
 
 /* A flavour row's cell (rows.c has the value and its missing text). */
@@ -172,8 +120,8 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 		break;
 	case RK_WARNINGS:
 		sb_addf(sb, "%lld", v.num);
-		for (size_t k = 0; k < r->fl[i].nwarning_lines; k++)
-			sb_wrap(sb, "<br><code class=\"warn\">", r->fl[i].warning_lines[k],
+		for (size_t k = 0; k < r->fl[i].warned->nwarning_lines; k++)
+			sb_wrap(sb, "<br><code class=\"warn\">", r->fl[i].warned->warning_lines[k],
 				"</code>");
 		break;
 	}
@@ -244,6 +192,56 @@ static void text_td(struct strbuf *sb, const char *s)
 		sb_wrap(sb, "<td>", s, "</td>");
 }
 
+/* "a/b" or "a x b", when known. */
+static void ratio_td(struct strbuf *sb, int known, long a, const char *sep, long b)
+{
+	sb_add(sb, "<td class=\"num\">");
+	if (known)
+		sb_addf(sb, "%ld%s%ld", a, sep, b);
+	else
+		missing(sb, "—");
+	sb_add(sb, "</td>");
+}
+
+/* The run-time facts of one group (rows.c's boot_rows), a column each. */
+static void runtime_tds(struct strbuf *sb, const struct boot *b, enum boot_row_id id)
+{
+	const struct gdt_facts *g = &b->gdt;
+
+	switch (id) {
+	case BR_GDT:
+		num_td(sb, g->align);
+		num_td(sb, g->distance);
+		ratio_td(sb, g->size >= 0, g->size, "/", g->limit);
+		break;
+	case BR_SHARE:
+		sb_add(sb, "<td><table class=\"pair\"><tr>");
+		tri_td(sb, g->gdt_gdt_compiled);
+		tri_td(sb, g->gdt_gdt_cpu);
+		sb_add(sb, "</tr></table></td><td><table class=\"pair\"><tr>");
+		tri_td(sb, g->gdt_data_compiled);
+		tri_td(sb, g->gdt_data_cpu);
+		sb_add(sb, "</tr></table></td>");
+		break;
+	case BR_CPU:
+		ratio_td(sb, b->threads_per_core > 0, b->cores, " x ", b->threads_per_core);
+		text_td(sb, b->idle);
+		break;
+	case BR_IO:
+	case BR_NR:
+		text_td(sb, b->swiotlb < 0 ? NULL : b->swiotlb ? "active" : "inactive");
+		num_td(sb, b->swiotlb_bytes);
+		sb_add(sb, "<td>");
+		if (b->microcode) {
+			sb_wrap(sb, "<code>", b->microcode, "</code> ");
+			sb_wrap(sb, "<span class=\"missing\">", b->microcode_source, "</span>");
+		} else {
+			missing(sb, "—");
+		}
+		sb_add(sb, "</td>");
+	}
+}
+
 /* Per flavour x model: what the probe and the guest's sysfs measured. */
 static void runtime(struct strbuf *sb, const struct report *r)
 {
@@ -259,88 +257,55 @@ static void runtime(struct strbuf *sb, const struct report *r)
 		   "<code>thread_siblings_list</code>. The microcode revision is the one the "
 		   "guest kernel read; under QEMU it is the emulated model's.</p>"
 		   "<table class=\"runtime\"><tr><th>flavour</th><th>CPU model</th>"
-		   "<th>line</th><th>kernel/CPU line</th><th>GDT align</th><th>GDT distance</th>"
-		   "<th>size/limit</th><th>2 GDTs share (kernel/CPU line)</th>"
-		   "<th>GDT + data share (kernel/CPU line)</th><th>cores x threads/core</th>"
-		   "<th>idle</th><th>SWIOTLB</th><th>pool bytes</th><th>microcode</th></tr>\n");
+		   "<th>line</th><th>kernel/CPU line</th>");
+	for (size_t k = 0; k < BR_NR; k++)
+		for (const char *const *c = boot_rows[k].columns; *c; c++)
+			sb_wrap(sb, "<th>", *c, "</th>");
+	sb_add(sb, "</tr>\n");
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct flavour *f = &r->fl[i];
 
 		for (size_t k = 0; k < f->nboots; k++) {
 			const struct boot *b = &f->boots[k];
-			const struct gdt_facts *g = &b->gdt;
 
 			sb_addf(sb, "<tr><td><span class=\"fl c%zu\"></span>", i % NCOLOURS);
 			sb_wrap(sb, "", f->name, "</td>");
 			text_td(sb, b->cpu);
 			text_td(sb, b->line_verdict);
-			sb_add(sb, "<td class=\"num\">");
-			if (g->line_compiled > 0 && b->cache_alignment > 0)
-				sb_addf(sb, "%ld/%ld", g->line_compiled, b->cache_alignment);
-			else
-				missing(sb, "—");
-			sb_add(sb, "</td>");
-			num_td(sb, g->align);
-			num_td(sb, g->distance);
-			sb_add(sb, "<td class=\"num\">");
-			if (g->size >= 0)
-				sb_addf(sb, "%ld/%ld", g->size, g->limit);
-			else
-				missing(sb, "—");
-			sb_add(sb, "</td>");
-			sb_add(sb, "<td><table class=\"pair\"><tr>");
-			tri_td(sb, g->gdt_gdt_compiled);
-			tri_td(sb, g->gdt_gdt_cpu);
-			sb_add(sb, "</tr></table></td><td><table class=\"pair\"><tr>");
-			tri_td(sb, g->gdt_data_compiled);
-			tri_td(sb, g->gdt_data_cpu);
-			sb_add(sb, "</tr></table></td><td class=\"num\">");
-			if (b->threads_per_core > 0)
-				sb_addf(sb, "%ld x %ld", b->cores, b->threads_per_core);
-			else
-				missing(sb, "—");
-			sb_add(sb, "</td>");
-			text_td(sb, b->idle);
-			text_td(sb, b->swiotlb < 0 ? NULL : b->swiotlb ? "active" : "inactive");
-			num_td(sb, b->swiotlb_bytes);
-			sb_add(sb, "<td>");
-			if (b->microcode) {
-				sb_wrap(sb, "<code>", b->microcode, "</code> ");
-				sb_wrap(sb, "<span class=\"missing\">", b->microcode_source,
-					"</span>");
-			} else {
-				missing(sb, "—");
-			}
-			sb_add(sb, "</td></tr>\n");
+			ratio_td(sb, b->gdt.line_compiled > 0 && b->cache_alignment > 0,
+				 b->gdt.line_compiled, "/", b->cache_alignment);
+			for (size_t id = 0; id < BR_NR; id++)
+				runtime_tds(sb, b, (enum boot_row_id)id);
+			sb_add(sb, "</tr>\n");
 		}
 	}
 	sb_add(sb, "</table></section>\n");
 }
 
-static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *cpu,
-			const char *expect)
+static void matrix_cell(struct strbuf *sb, const struct report *r, size_t i, size_t c)
 {
-	const struct boot *b = flavour_boot(f, cpu);
-	int dflt = f->default_cpu && !strcmp(f->default_cpu, cpu);
-	const char *want;
+	const struct boot_cell x = boot_cell(r, i, c);
+	const struct flavour *f = &r->fl[i];
+	const struct boot *b = x.b;
+	const struct verdict *v;
 
 	if (!b) {
 		sb_add(sb, "<td class=\"cell verdict-none\"><div class=\"box\">");
-		if (dflt)
+		if (x.is_default)
 			sb_add(sb, "<span class=\"tag\">default</span>");
 		sb_add(sb, "<span class=\"verdict\">not booted</span></div></td>");
 		return;
 	}
-	want = b->expected ? b->expected : expect;
-	sb_addf(sb, "<td class=\"cell verdict-%s%s\">", verdict_class(b->verdict),
-		b->verdict && want && strcmp(b->verdict, want) != 0 ? " unexpected" : "");
+	v = verdict_of(b->verdict);
+	sb_addf(sb, "<td class=\"cell verdict-%s%s\">", v ? v->name : "unknown",
+		x.unexpected ? " unexpected" : "");
 	if (b->log) {
 		sb_wrap(sb, "<a href=\"", b->log, "\" title=\"console log: ");
 		sb_wrap(sb, "", b->log, "\">");
 	} else {
 		sb_add(sb, "<div class=\"box\" title=\"no console log\">");
 	}
-	if (dflt)
+	if (x.is_default)
 		sb_add(sb, "<span class=\"tag\">default</span>");
 	sb_wrap(sb, "<span class=\"verdict\">", b->verdict ? b->verdict : "no verdict",
 		"</span><span class=\"secs\">");
@@ -352,8 +317,8 @@ static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *
 	if (b->ktap_passed >= 0)
 		sb_addf(sb, "<span class=\"ktap\">KTAP %ld/%ld</span>", b->ktap_passed,
 			b->ktap_passed + (b->ktap_failed > 0 ? b->ktap_failed : 0));
-	if (b->verdict && want && strcmp(b->verdict, want) != 0)
-		sb_wrap(sb, "<span class=\"secs\"> · expected ", want, "</span>");
+	if (x.unexpected)
+		sb_wrap(sb, "<span class=\"secs\"> · expected ", x.want, "</span>");
 	if (b->line_verdict) {
 		sb_addf(sb, "<br><span class=\"lv lv-%s\">line %s", b->line_verdict,
 			b->line_verdict);
@@ -366,18 +331,14 @@ static void matrix_cell(struct strbuf *sb, const struct flavour *f, const char *
 
 static void matrix(struct strbuf *sb, const struct report *r)
 {
-	static const char *const legend[] = {
-		"pass", "test-fail", "panic", "oops", "hang", "refused", "qemu-error",
-	};
-
 	sb_add(sb, "<section id=\"matrix\"><h2>Boot matrix</h2><p class=\"note\">Each "
 		   "flavour on each emulated CPU model (QEMU TCG). A cell links to its "
 		   "console log. <b>line</b> compares the kernel's L1 line size with the "
 		   "CPU's <code>cache_alignment</code> (kernel/CPU bytes). A red frame marks "
 		   "a verdict other than the expected one.</p><div class=\"legend\">");
-	for (size_t i = 0; i < sizeof(legend) / sizeof(*legend); i++) {
-		sb_addf(sb, "<span class=\"verdict-%s\">", legend[i]);
-		sb_wrap(sb, "", legend[i], "</span>");
+	for (size_t i = 0; i < NR_VERDICTS; i++) {
+		sb_addf(sb, "<span class=\"verdict-%s\">", report_verdicts[i].name);
+		sb_wrap(sb, "", report_verdicts[i].name, "</span>");
 	}
 	sb_add(sb, "<span class=\"verdict-none\">not booted</span></div>"
 		   "<table class=\"matrix\"><tr><th>flavour</th>");
@@ -392,7 +353,7 @@ static void matrix(struct strbuf *sb, const struct report *r)
 		sb_addf(sb, "<tr><th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
 		sb_wrap(sb, "", r->fl[i].name, "</th>");
 		for (size_t c = 0; c < r->ncpus; c++)
-			matrix_cell(sb, &r->fl[i], r->cpus[c].name, r->cpus[c].expect);
+			matrix_cell(sb, r, i, c);
 		sb_add(sb, "</tr>\n");
 	}
 	if (!r->ncpus)
@@ -556,40 +517,22 @@ static void cdiff_groups(struct strbuf *sb, const struct report *r, int with_oth
 	sb_add(sb, "</table>");
 }
 
-struct menu_count {
-	const char *menu;
-	size_t n;
-};
-
-static int by_count(const void *a, const void *b)
+static const char *cdiff_menu(const struct cdiff_sym *s)
 {
-	const struct menu_count *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->menu, y->menu);
+	return s->menu ? s->menu : "(top level)";
 }
 
 /* Too many to read: the "other" group folded by Kconfig menu, largest first. */
 static void cdiff_folded(struct strbuf *sb, const struct report *r)
 {
-	struct menu_count *m = kf_xmalloc(r->ncdiff * sizeof(*m));
-	size_t nm = 0, other = 0;
+	const char **menus = kf_xmalloc(r->ncdiff * sizeof(*menus));
+	struct page_group *m = kf_xmalloc(r->ncdiff * sizeof(*m));
+	size_t nm, other = 0;
 
-	for (size_t k = 0; k < r->ncdiff; k++) {
-		const char *menu = r->cdiff[k].menu ? r->cdiff[k].menu : "(top level)";
-		size_t j;
-
-		if (r->cdiff[k].group != KC_OTHER)
-			continue;
-		other++;
-		for (j = 0; j < nm && strcmp(m[j].menu, menu) != 0; j++)
-			;
-		if (j == nm)
-			m[nm++] = (struct menu_count){ menu, 0 };
-		m[j].n++;
-	}
-	qsort(m, nm, sizeof(*m), by_count);
+	for (size_t k = 0; k < r->ncdiff; k++)
+		if (r->cdiff[k].group == KC_OTHER)
+			menus[other++] = cdiff_menu(&r->cdiff[k]);
+	nm = page_groups(menus, other, m);
 	sb_addf(sb, "<p class=\"note\">%zu symbols differ, more than %d: the groups "
 		"cpu, cache, smt and microcode in full, the %zu others folded by Kconfig "
 		"menu (largest first). <code>report.json</code> has every one; "
@@ -598,19 +541,14 @@ static void cdiff_folded(struct strbuf *sb, const struct report *r)
 	if (other < r->ncdiff)
 		cdiff_groups(sb, r, 0);
 	for (size_t j = 0; j < nm; j++) {
-		sb_addf(sb, "<details><summary><span class=\"kind\">%zu symbol%s</span>",
-			m[j].n, m[j].n == 1 ? "" : "s");
-		sb_wrap(sb, "", m[j].menu, "</summary>");
+		page_fold(sb, &m[j], "symbol");
 		cdiff_head(sb, r);
-		for (size_t k = 0; k < r->ncdiff; k++) {
-			const struct cdiff_sym *s = &r->cdiff[k];
-
-			if (s->group == KC_OTHER &&
-			    !strcmp(s->menu ? s->menu : "(top level)", m[j].menu))
-				cdiff_row(sb, r, s);
-		}
+		for (size_t k = 0; k < r->ncdiff; k++)
+			if (r->cdiff[k].group == KC_OTHER && !strcmp(cdiff_menu(&r->cdiff[k]), m[j].key))
+				cdiff_row(sb, r, &r->cdiff[k]);
 		sb_add(sb, "</table></details>\n");
 	}
+	free(menus);
 	free(m);
 }
 
@@ -689,11 +627,6 @@ int html_write(const struct report *r, const char *path)
 	struct strbuf sb = { 0 };
 	int rc;
 
-	sb_wrap(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-		"<title>kflavour report — Linux ", r->release, "</title><style>\n");
-	sb_add(&sb, kf_report_css);
-	sb_add(&sb, "</style></head><body>\n");
 	header(&sb, r);
 	flavour_table(&sb, r);
 	matrix(&sb, r);
@@ -701,9 +634,8 @@ int html_write(const struct report *r, const char *path)
 	charts(&sb, r);
 	config_diff(&sb, r);
 	log_diffs(&sb, r);
-	sb_add(&sb, "<footer>kflavour report · one self-contained file, no scripts · "
-		    "data: <code>report.json</code> (schema <code>report/report.schema.json</code>)"
-		    "</footer></main></body></html>\n");
+	page_end(&sb, "kflavour report · one self-contained file, no scripts · data: "
+		 "<code>report.json</code> (schema <code>report/report.schema.json</code>)");
 	rc = kf_write_atomic(path, sb.s, sb.len);
 	free(sb.s);
 	return rc;

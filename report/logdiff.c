@@ -378,6 +378,17 @@ void ld_log_parse(struct ld_log *log, const char *text)
 	}
 }
 
+int ld_log_read(struct ld_log *log, const char *path)
+{
+	char *text = kf_read_file(path, NULL);
+
+	if (!text)
+		return -1;
+	ld_log_parse(log, text);
+	free(text);
+	return 0;
+}
+
 void ld_log_free(struct ld_log *log)
 {
 	for (size_t i = 0; i < log->n; i++)

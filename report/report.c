@@ -20,7 +20,7 @@
  *
  * Exit status: 0, 1 when a report file could not be written, 2 on usage.
  */
-#include "report.h"
+#include "render.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
@@ -38,25 +38,16 @@ static void usage(void)
 	exit(2);
 }
 
-static void read_log(struct ld_log *log, const char *path)
-{
-	char *text = kf_read_file(path, NULL);
-
-	if (!text)
-		kf_die(2, "%s: %s; boot it first (make boot flavour=... cpu=...)", path,
-		       strerror(errno));
-	ld_log_parse(log, text);
-	free(text);
-}
-
 static int logdiff_main(const char *a, const char *b, const char *la,
 			const char *lb, int context)
 {
 	struct ld_log x, y;
 	struct ld_diff d;
 
-	read_log(&x, a);
-	read_log(&y, b);
+	for (int k = 0; k < 2; k++)
+		if (ld_log_read(k ? &y : &x, k ? b : a))
+			kf_die(2, "%s: %s; boot it first (make boot flavour=... cpu=...)",
+			       k ? b : a, strerror(errno));
 	ld_diff(&d, &x, &y, context);
 	ld_diff_print(stdout, &d, la ? la : a, lb ? lb : b);
 	ld_diff_free(&d);
@@ -127,6 +118,7 @@ int main(int argc, char **argv)
 	report_read_cpu_models(&r, cpus);
 	report_read_recipes(&r, recipes);
 	report_load(&r, argv[optind]);
+	report_derive(&r);
 	report_compare(&r, context);
 
 	if (!quiet)

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report.h - the report stage's model of out/<kver>/ and the jobs that read
- * and render it. One file per job:
+ * report.h - the report stage's model of out/<kver>/: struct report, loaded,
+ * derived and compared in three steps; render.h has what only reads it. One
+ * file per job, each calling only files above it in this list:
  *
- *   model.c       read out/<kver>/<flavour>/... into struct report
- *   kconfig.c     .config parsing, the config diff and its groups
  *   logdiff.c     console normalisation and the line diff
- *   rows.c        the flavour rows both renderers show (rows.h)
- *   table.c       the terminal table (100 columns)
- *   json.c        report.json (jansson)
- *   html.c        report.html (inline CSS, no script)
- *   svg.c         its inline SVG bar charts
+ *   kconfig.c     the config diff's groups, the fragment that set a symbol
+ *   load.c        read out/<kver>/<flavour>/... into struct report, as the
+ *                 records have it (nothing computed); boot records of an
+ *                 earlier bzImage are left out here, once
+ *   derive.c      what the report computes from that: line verdicts,
+ *                 topology, GDT sharing, microcode and SWIOTLB sources,
+ *                 builds alongside, boots in CPU model order
+ *   compare.c     the config diff and the console diffs
+ *   (render.h)    rows.c, svg.c, table.c, json.c, html.c, kcidb.c
  *   report.c      command line
  *
  * Anything missing on disk is represented as missing (NULL, -1, NAN), never
@@ -63,6 +66,8 @@ struct ld_log {
 char *ld_normalise(const char *raw);
 /* Split and normalise a whole log (CR and ANSI noise removed). */
 void ld_log_parse(struct ld_log *log, const char *text);
+/* The same of a file: 0, or -1 (errno set) when it cannot be read. */
+int ld_log_read(struct ld_log *log, const char *path);
 void ld_log_free(struct ld_log *log);
 
 enum ld_op { LD_SAME = ' ', LD_DEL = '-', LD_ADD = '+', LD_HUNK = '@' };
@@ -89,7 +94,7 @@ void ld_diff_free(struct ld_diff *d);
 void ld_diff_print(FILE *f, const struct ld_diff *d, const char *la,
 		   const char *lb);
 
-/* ---- model.c ------------------------------------------------------------ */
+/* ---- struct report ------------------------------------------------------- */
 
 struct kv {
 	char *key;
@@ -120,19 +125,36 @@ struct gdt_facts {
 	int gdt_data_compiled, gdt_data_cpu;
 };
 
+/* One KTAP result of a boot record. */
+struct ktap_case {
+	char *suite, *name;	/* "" when the record has none */
+	char *directive;	/* "SKIP ...", or NULL */
+	int ok;
+};
+
 struct boot {
+	/* load.c: the boot record (boot/boot.schema.json) */
 	char *cpu;
+	char *cpu_string;	/* QEMU's -cpu, or NULL */
 	char *verdict;		/* NULL: record has none */
 	char *expected;
 	double wall_seconds;	/* NAN when unknown */
 	double guest_seconds;
 	long ktap_passed, ktap_failed, ktap_skipped;	/* -1 when unknown */
+	struct ktap_case *cases;
+	size_t ncases;
 	struct kv *facts;
 	size_t nfacts;
 	char **warnings;
 	size_t nwarnings;
+	char *qemu_version;	/* the record's, or NULL */
+	char *release;		/* the record's header (the guest's uname), or NULL */
+	/* What the runner read on the console beside the facts (the record's
+	 * "console", boot/logparse.c): has_console 0 when it has none. */
+	int has_console, swiotlb_mapped, end_marker, microcode_updated;
+	long hwalign;		/* SLUB HWalign= from the console, -1 */
 	char *log;		/* "<f>/boot/<cpu>.log" relative to kdir, or NULL */
-	/* Derived facts (see docs/report.md for their sources). */
+	/* derive.c (see docs/report.md for their sources) */
 	long cache_alignment;	/* -1 */
 	const char *line_verdict;	/* "match" "too-small" "too-large" or NULL */
 	enum line_verdict_source line_verdict_source;
@@ -141,18 +163,27 @@ struct boot {
 	int swiotlb;		/* 1 on, 0 off, -1 unknown */
 	const char *swiotlb_source;	/* "probe" "console" or NULL */
 	long long swiotlb_bytes;	/* the default pool (probe), -1 */
-	long hwalign;		/* SLUB HWalign= from the console, -1 */
 	const char *idle;	/* probe.idle: "halt" "mwait" ... or NULL */
 	const char *microcode;	/* probe.microcode: "0x1", or NULL */
 	const char *microcode_source;	/* where that revision comes from */
-	char *qemu_version;	/* the record's, or NULL */
-	char *release;		/* the record's header (the guest's uname), or NULL */
 	struct gdt_facts gdt;
 };
 
 struct section {
 	char *name;
 	long long bytes;	/* -1: null in build.json */
+};
+
+/* One build run of build.json: its own (the latest, perhaps a no-op) or
+ * last_full_build (the last that compiled something; recorded 0: null). */
+struct build_run {
+	int recorded;
+	long compiled;		/* objects compiled, -1 */
+	double wall_seconds, cpu_seconds;	/* NAN */
+	long long started, finished;	/* epoch seconds, -1 */
+	long warnings;		/* -1 */
+	char **warning_lines;	/* the first few */
+	size_t nwarning_lines;
 };
 
 struct flavour {
@@ -162,15 +193,11 @@ struct flavour {
 	char **fragments;	/* fragment files, merge order */
 	size_t nfragments;
 
-	int has_dir;
 	/* config stage */
 	int has_config;
 	struct kf_config cfg;
 	char *cpu_choice;	/* "MPSC"... (config.json), or NULL */
-	long l1_bytes;		/* 1 << X86_L1_CACHE_SHIFT (config.json), -1 */
-	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */
-	int microcode;		/* MICROCODE: 1, 0, -1 */
-	int has_config_json;
+	long l1_cache_shift;	/* X86_L1_CACHE_SHIFT (config.json), -1 */
 	char *audit;		/* "ok", "failed", ... or NULL */
 	char *config_failed;	/* config.failed: why the last attempt failed, or NULL */
 	/* build stage */
@@ -179,29 +206,30 @@ struct flavour {
 	long long bzimage_bytes;	/* -1 */
 	struct section *sections;
 	size_t nsections;
-	double build_seconds;	/* NAN */
 	char *march;
 	char *mtune;
-	long warnings;		/* -1 */
-	char **warning_lines;	/* the first few, build.json warning_lines */
-	size_t nwarning_lines;
 	long long code_bytes;	/* function symbols' sizes in .text, -1 */
-	/* The last build that compiled something (a no-op rebuild keeps the
-	 * one before): wall and CPU seconds, and how many other flavours'
-	 * builds overlapped it in time (0: it ran alone; -1: unknown). */
-	long compiled;		/* objects this last build compiled, -1 */
-	double full_wall, full_cpu;	/* NAN */
-	long long full_started, full_finished;	/* epoch seconds, -1 */
-	long full_compiled;	/* -1 */
-	long alongside;		/* -1 */
 	char *bzimage_sha256;
+	char *build_log;	/* "<f>/build.log" relative to kdir, or NULL */
+	struct build_run build, full;
 	/* boot stage */
-	struct boot *boots;	/* sorted in cpu-model order */
+	struct boot *boots;	/* directory order; derive.c: cpu-model order */
 	size_t nboots;
 	/* CPUs whose boot record names another bzImage than build.json: boots
 	 * of an earlier build, left out of boots[] (make matrix redoes them). */
 	char **stale_boots;
 	size_t nstale_boots;
+
+	/* derive.c */
+	long l1_bytes;		/* 1 << l1_cache_shift, -1 */
+	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */
+	int microcode;		/* MICROCODE: 1, 0, -1 */
+	/* The run whose warnings the report shows: a no-op rebuild compiled
+	 * nothing and warned of nothing, so after one, the last full build. */
+	const struct build_run *warned;
+	/* How many other flavours' last full builds overlapped this one's in
+	 * time (0: it ran alone; -1: unknown). */
+	long alongside;
 };
 
 struct cdiff_cell {
@@ -237,18 +265,20 @@ struct logdiff {
 struct report {
 	char *kdir;
 	char *kver;
-	const char *release;	/* kernel release, or kver when unknown */
+	const char *release;	/* kernel release, or kver when unknown (derive.c) */
 	char **cpu_values;	/* the CPU choice's values (config.json), sorted */
 	size_t ncpu_values;
 	struct flavour *fl;
 	size_t nfl;
-	struct cpu_model *cpus;	/* boot/cpu-models, plus unknown booted ones */
+	struct cpu_model *cpus;	/* boot/cpu-models, plus booted ones (derive.c) */
 	size_t ncpus;
 	struct cdiff_sym *cdiff;	/* symbols that differ, grouped */
 	size_t ncdiff;
 	struct logdiff *ldiff;
 	size_t nldiff;
 };
+
+/* ---- load.c -------------------------------------------------------------- */
 
 /* Which flavours: "NAME" or "NAME=FRAGMENT,FRAGMENT,...". */
 void report_add_flavour(struct report *r, const char *spec);
@@ -258,51 +288,27 @@ void report_read_cpu_models(struct report *r, const char *path);
 void report_read_recipes(struct report *r, const char *dir);
 /* Read everything under kdir; never fails on missing pieces. */
 void report_load(struct report *r, const char *kdir);
-/* The config diff and the log diffs (needs report_load). */
-void report_compare(struct report *r, int context);
+/* A CPU model, unless it is there already. */
+void report_add_cpu(struct report *r, const char *name, const char *expect);
 void report_free(struct report *r);
 
 const struct boot *flavour_boot(const struct flavour *f, const char *cpu);
 const char *boot_fact(const struct boot *b, const char *key);
-/* Is 'cpu' booted by any flavour, or a flavour's default? */
-int report_cpu_shown(const struct report *r, const char *cpu);
-/* Status word of a flavour: "booted", "built", "configured", "missing". */
-const char *flavour_status(const struct flavour *f);
 /* Section size, or -1. */
 long long flavour_section(const struct flavour *f, const char *name);
+
+/* ---- derive.c ------------------------------------------------------------ */
+
+/* The derived facts of every flavour and boot (needs report_load). */
+void report_derive(struct report *r);
+/* Status word of a flavour: "booted", "built", "configured", "not configured". */
+const char *flavour_status(const struct flavour *f);
 /* The line verdict for a kernel line size and a CPU's cache alignment. */
 const char *line_verdict_for(long kernel_bytes, long cpu_bytes);
 
-/* ---- number formats (table.c) ------------------------------------------ */
+/* ---- compare.c ----------------------------------------------------------- */
 
-/* "+10.2K", "-512", "±0" into buf. */
-void fmt_delta(char *buf, size_t len, long long delta);
-/* "1.18M", "48.2K", "912" into buf. */
-void fmt_size(char *buf, size_t len, long long bytes);
-
-/* ---- renderers ---------------------------------------------------------- */
-
-void table_print(FILE *f, const struct report *r, int width);
-/* Returns 0, or -1 with errno set. */
-int json_write(const struct report *r, const char *path);
-int html_write(const struct report *r, const char *path);
-
-/* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the
- * chart's "missing" text when NULL, stands where its bar would be. */
-struct bar {
-	const char *label;
-	const char *group;	/* NULL: no group heading */
-	double value;		/* < 0: missing */
-	const char *text;	/* value text */
-	const char *cls;	/* CSS class of the bar */
-};
-
-/* HTML-escaped text (struct strbuf is lib/kf.h's); sb_wrap puts pre before
- * it and post after (both as they are). */
-void sb_esc(struct strbuf *sb, const char *s);
-void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post);
-
-void svg_bars(struct strbuf *sb, const char *title, const struct bar *bars,
-	      size_t n, const char *missing);
+/* The config diff and the log diffs (needs report_derive). */
+void report_compare(struct report *r, int context);
 
 #endif /* KF_REPORT_H */

@@ -7,11 +7,18 @@
 #   make logdiff a=F b=G [cpu=C..]  consoles of F and G on each C (default: F's cpu)
 #   make logdiff a=F cpu="C D.."    F's console on C against D, ...
 
-report_src := report/report.c report/model.c report/kconfig.c report/rows.c \
-	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c lib/record.c
-$(eval $(call tool,report,$(report_src),-ljansson -lm))
-$(tools)/report: report/report.h report/rows.h report/report.css boot/console.h
-$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/rows.h report/report.css boot/console.h
+# The model (report/report.h), its renderers (report/render.h) and the page
+# frame (report/page.h: report.css built in, upgrade-report's too): report,
+# report-kcidb and test_report_model (tests/tests.mk) link the same list.
+report_page := report/page.c
+report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
+	report/logdiff.c report/rows.c report/table.c report/json.c \
+	report/html.c report/svg.c $(report_page) $(records_src)
+$(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: report/page.h report/report.css
+$(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
+$(tools)/report: report/report.h report/render.h boot/console.h
+$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/render.h \
+	report/page.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
 # generic=fragments/base.config,fragments/probe.config,...
@@ -25,7 +32,8 @@ report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours
 # a boot record or a build is; check-kcidb validates it against the schema
 # the CI keeps beside the checkout (../shared/kcidb/), with Debian's
 # python3-jsonschema.
-$(eval $(call tool,report-kcidb,report/kcidb.c lib/record.c,-ljansson))
+$(eval $(call tool,report-kcidb,report/kcidb.c $(report_lib_src),-ljansson -lm))
+$(tools)/report-kcidb: report/report.h report/render.h
 kcidb_json := $(kdir)/kcidb.json
 kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
 $(kcidb_json): $$(want_records) $(if $(call records_newer,$(kcidb_json)),kf-records-force) \

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rows.c - the flavour rows both renderers show (rows.h): label, value and
- * the one "missing" text of each. A value is missing for one of two
- * reasons: its stage never ran ("not built"), or the stage ran and left no
- * such value ("—"; also for a flavour without a config, whose status row
- * already says "not configured").
+ * rows.c - what the table and report.html share (render.h): the flavour
+ * rows, with label, value and the one "missing" text of each; the verdicts
+ * and their colours; the boot cells and the groups of run-time facts under
+ * them; number formats. A value is missing for one of two reasons: its
+ * stage never ran ("not built"), or the stage ran and left no such value
+ * ("—"; also for a flavour without a config, whose status row already says
+ * "not configured").
  */
-#include "rows.h"
+#include "render.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define UNKNOWN		"—"
@@ -110,23 +113,85 @@ struct row_value row_value(const struct report *r, size_t i, enum row_id id)
 	case ROW_BUILD_WALL:
 	case ROW_BUILD_CPU:
 	case ROW_BUILD_SECONDS:
-		v.wall = f->full_wall;
-		v.cpu = f->full_cpu;
-		v.seconds = f->build_seconds;
+		v.wall = f->full.wall_seconds;
+		v.cpu = f->full.cpu_seconds;
+		v.seconds = f->build.wall_seconds;
 		v.alongside = f->alongside;
-		v.compiled = f->compiled;
+		v.compiled = f->build.compiled;
 		if (!f->has_build)
 			v.missing = NOT_BUILT;
 		else if (id == ROW_BUILD_CPU ? isnan(v.cpu) : isnan(v.wall) && isnan(v.seconds))
 			v.missing = UNKNOWN;
 		break;
 	case ROW_WARNINGS:
-		v.num = f->warnings;
-		if (f->warnings < 0)
+		v.num = f->warned->warnings;
+		if (v.num < 0)
 			v.missing = f->has_build ? UNKNOWN : NOT_BUILT;
 		break;
 	case ROW_NR:
 		break;
 	}
 	return v;
+}
+
+const struct verdict report_verdicts[NR_VERDICTS] = {
+	{ "pass", "32" }, { "test-fail", "33" }, { "panic", "31" }, { "oops", "31" },
+	{ "hang", "31" }, { "refused", "36" }, { "qemu-error", "31" },
+};
+
+const struct verdict *verdict_of(const char *v)
+{
+	for (size_t i = 0; v && i < NR_VERDICTS; i++)
+		if (!strcmp(v, report_verdicts[i].name))
+			return &report_verdicts[i];
+	return NULL;
+}
+
+struct boot_cell boot_cell(const struct report *r, size_t i, size_t c)
+{
+	const struct flavour *f = &r->fl[i];
+	const char *cpu = r->cpus[c].name;
+	struct boot_cell x = { flavour_boot(f, cpu), f->default_cpu && !strcmp(f->default_cpu, cpu),
+			       NULL, 0 };
+
+	if (x.b) {
+		x.want = x.b->expected ? x.b->expected : r->cpus[c].expect;
+		x.unexpected = x.b->verdict && x.want && strcmp(x.b->verdict, x.want) != 0;
+	}
+	return x;
+}
+
+const struct boot_row boot_rows[BR_NR] = {
+	[BR_GDT] = { "  GDT", { "GDT align", "GDT distance", "size/limit" } },
+	[BR_SHARE] = { "  line shared by", { "2 GDTs share (kernel/CPU line)",
+					     "GDT + data share (kernel/CPU line)" } },
+	[BR_CPU] = { "  cores, idle", { "cores x threads/core", "idle" } },
+	[BR_IO] = { "  SWIOTLB, ucode", { "SWIOTLB", "pool bytes", "microcode" } },
+};
+
+void fmt_size(char *buf, size_t len, long long bytes)
+{
+	if (bytes < 0)
+		snprintf(buf, len, "—");
+	else if (bytes >= 1024LL * 1024)
+		snprintf(buf, len, "%.2fM", bytes / (1024.0 * 1024.0));
+	else if (bytes >= 1024)
+		snprintf(buf, len, "%.1fK", bytes / 1024.0);
+	else
+		snprintf(buf, len, "%lld", bytes);
+}
+
+void fmt_delta(char *buf, size_t len, long long delta)
+{
+	long long a = delta < 0 ? -delta : delta;
+	const char *sign = delta < 0 ? "-" : "+";
+
+	if (!delta)
+		snprintf(buf, len, "±0");
+	else if (a >= 1024LL * 1024)
+		snprintf(buf, len, "%s%.1fM", sign, a / (1024.0 * 1024.0));
+	else if (a >= 1024)
+		snprintf(buf, len, "%s%.1fK", sign, a / 1024.0);
+	else
+		snprintf(buf, len, "%s%lld", sign, a);
 }

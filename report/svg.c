@@ -5,7 +5,7 @@
  * text where its bar would be (the bar's text, else 'missing': "not built",
  * "not booted"), never as a zero bar.
  */
-#include "report.h"
+#include "render.h"
 
 #include <stddef.h>
 #include <string.h>

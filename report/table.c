@@ -5,8 +5,7 @@
  * and their missing texts are rows.c's; this file lays them out in columns,
  * then a row per CPU model ("not booted" where a flavour was not).
  */
-#include "report.h"
-#include "rows.h"
+#include "render.h"
 #include "../lib/kf.h"
 
 #include <math.h>
@@ -20,33 +19,6 @@
 #define MINCOL	14
 #define CELL	96
 
-void fmt_size(char *buf, size_t len, long long bytes)
-{
-	if (bytes < 0)
-		snprintf(buf, len, "—");
-	else if (bytes >= 1024LL * 1024)
-		snprintf(buf, len, "%.2fM", bytes / (1024.0 * 1024.0));
-	else if (bytes >= 1024)
-		snprintf(buf, len, "%.1fK", bytes / 1024.0);
-	else
-		snprintf(buf, len, "%lld", bytes);
-}
-
-void fmt_delta(char *buf, size_t len, long long delta)
-{
-	long long a = delta < 0 ? -delta : delta;
-	const char *sign = delta < 0 ? "-" : "+";
-
-	if (!delta)
-		snprintf(buf, len, "±0");
-	else if (a >= 1024LL * 1024)
-		snprintf(buf, len, "%s%.1fM", sign, a / (1024.0 * 1024.0));
-	else if (a >= 1024)
-		snprintf(buf, len, "%s%.1fK", sign, a / 1024.0);
-	else
-		snprintf(buf, len, "%s%lld", sign, a);
-}
-
 /* Display width of UTF-8 text: one column per code point. */
 static int cols(const char *s)
 {
@@ -59,19 +31,6 @@ static int cols(const char *s)
 }
 
 static int colour;
-
-static const char *verdict_colour(const char *v)
-{
-	if (!v)
-		return "2";
-	if (!strcmp(v, "pass"))
-		return "32";
-	if (!strcmp(v, "refused"))
-		return "36";
-	if (!strcmp(v, "test-fail"))
-		return "33";
-	return "31";
-}
 
 /* Print s in w columns: cut with "…" when longer, pad when shorter. */
 static void cell(FILE *f, const char *s, int w, const char *sgr)
@@ -163,12 +122,13 @@ static void share_text(char *out, const struct gdt_facts *g)
 			 parts[1]);
 }
 
-/* The extra rows under a "boot <cpu>" row. */
-static void boot_detail(char *out, const struct boot *b, const char *what)
+/* The rows of run-time facts under a "boot <cpu>" row (rows.c's groups). */
+static void boot_detail(char *out, const struct boot *b, enum boot_row_id id)
 {
-	if (!strncmp(what, "gdt:", 4)) {
-		char a[24], d[24];
+	char a[24], d[24];
 
+	switch (id) {
+	case BR_GDT:
 		if (b->gdt.align < 0) {
 			snprintf(out, CELL, "no probe");
 			return;
@@ -177,26 +137,39 @@ static void boot_detail(char *out, const struct boot *b, const char *what)
 		fmt_bytes(d, sizeof(d), b->gdt.distance);
 		snprintf(out, CELL, "al %s, gap %s, %ld/%ld", a,
 			 b->gdt.distance < 0 ? "-" : d, b->gdt.size, b->gdt.limit);
-	} else if (!strncmp(what, "share:", 6)) {
+		break;
+	case BR_SHARE:
 		if (b->gdt.align < 0)
 			snprintf(out, CELL, "—");
 		else
 			share_text(out, &b->gdt);
-	} else if (!strncmp(what, "cpu:", 4)) {
+		break;
+	case BR_CPU:
 		if (b->threads_per_core < 0)
 			snprintf(out, CELL, "—%s%s", b->idle ? ", " : "", b->idle ? b->idle : "");
 		else
 			snprintf(out, CELL, "%ldc x %ldt, %s", b->cores, b->threads_per_core,
 				 b->idle ? b->idle : "idle ?");
-	} else {
-		char p[24];
+		break;
+	case BR_IO:
+	case BR_NR:
+		fmt_bytes(a, sizeof(a), b->swiotlb_bytes);
 
-		fmt_bytes(p, sizeof(p), b->swiotlb_bytes);
 		snprintf(out, CELL, "%s%s%s, uc %s", b->swiotlb < 0 ? "?" : b->swiotlb ? "on" : "off",
 			 b->swiotlb > 0 && b->swiotlb_bytes > 0 ? " " : "",
-			 b->swiotlb > 0 && b->swiotlb_bytes > 0 ? p : "",
+			 b->swiotlb > 0 && b->swiotlb_bytes > 0 ? a : "",
 			 b->microcode ? b->microcode : "?");
 	}
+}
+
+/* Is 'cpu' booted by any flavour, or a flavour's default? */
+static int cpu_shown(const struct report *r, const char *cpu)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		if (flavour_boot(&r->fl[i], cpu) ||
+		    (r->fl[i].default_cpu && !strcmp(r->fl[i].default_cpu, cpu)))
+			return 1;
+	return 0;
 }
 
 /* A flavour row's cell (rows.c has the value and its missing text). */
@@ -254,35 +227,37 @@ static void row_cell(const struct report *r, size_t i, enum row_id id, char *out
 			snprintf(out, CELL, "%.1f s", isnan(v.wall) ? v.seconds : v.wall);
 		break;
 	case RK_WARNINGS:
-		if (!v.num || !r->fl[i].nwarning_lines)
+		if (!v.num || !r->fl[i].warned->nwarning_lines)
 			snprintf(out, CELL, "%lld", v.num);
 		else
 			snprintf(out, CELL, "%lld: %s", v.num,
-				 warning_text(r->fl[i].warning_lines[0]));
+				 warning_text(r->fl[i].warned->warning_lines[0]));
 		break;
 	}
 }
 
-/* A boot row's cell: "boot:<cpu>", or a detail row "gdt:<cpu>", ... */
-static void boot_cell(const struct report *r, size_t i, const char *what, char *out,
+/* Flavour i on CPU model c: row 0 is its "boot <cpu>" row, row k > 0 the
+ * run-time facts of boot_rows[k - 1]. */
+static void boot_text(const struct report *r, size_t i, size_t c, size_t k, char *out,
 		      const char **sgr)
 {
-	const struct boot *b = flavour_boot(&r->fl[i], strchr(what, ':') + 1);
-	int detail = strncmp(what, "boot:", 5) != 0;
+	const struct boot *b = boot_cell(r, i, c).b;
+	const struct verdict *v;
 	char t[32] = "";
 
 	*sgr = NULL;
 	if (!b) {
-		snprintf(out, CELL, "%s", detail ? "·" : "not booted");
+		snprintf(out, CELL, "%s", k ? "·" : "not booted");
 		*sgr = "2";
-	} else if (detail) {
-		boot_detail(out, b, what);
+	} else if (k) {
+		boot_detail(out, b, (enum boot_row_id)(k - 1));
 	} else {
 		if (!isnan(b->wall_seconds))
 			snprintf(t, sizeof(t), " %.1fs", b->wall_seconds);
 		snprintf(out, CELL, "%s%s%s%s", b->verdict ? b->verdict : "?", t,
 			 b->line_verdict ? " " : "", b->line_verdict ? b->line_verdict : "");
-		*sgr = verdict_colour(b->verdict);
+		v = verdict_of(b->verdict);
+		*sgr = !b->verdict ? "2" : v ? v->sgr : "31";
 	}
 }
 
@@ -294,16 +269,6 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		ROW_STATUS, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
 		ROW_BZIMAGE, ROW_TEXT, ROW_CODE, ROW_DATA, ROW_PERCPU,
 		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_WARNINGS,
-	};
-	/* Under each CPU model: its verdicts, then details when one booted. */
-	static const struct {
-		const char *label, *what;
-	} boot_rows[] = {
-		{ NULL, "boot:" },	/* labelled "boot <cpu>" */
-		{ "  GDT", "gdt:" },
-		{ "  line shared by", "share:" },
-		{ "  cores, idle", "cpu:" },
-		{ "  SWIOTLB, ucode", "io:" },
 	};
 	int width = LABEL + colw * (int)(to - from);
 	char buf[CELL];
@@ -328,21 +293,21 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	for (size_t c = 0; c < r->ncpus; c++) {
 		const char *cpu = r->cpus[c].name;
 		size_t nrows = 1;
-		char label[64], what[80];
+		char label[64];
 
-		if (!report_cpu_shown(r, cpu))
+		if (!cpu_shown(r, cpu))
 			continue;
 		if (!any++)
 			rule(f, width - 1);
 		snprintf(label, sizeof(label), "boot %s", cpu);
+		/* Its verdicts, then the run-time facts when one booted. */
 		for (size_t i = from; i < to; i++)
 			if (flavour_boot(&r->fl[i], cpu))
-				nrows = sizeof(boot_rows) / sizeof(*boot_rows);
+				nrows = 1 + BR_NR;
 		for (size_t k = 0; k < nrows; k++) {
-			snprintf(what, sizeof(what), "%s%s", boot_rows[k].what, cpu);
-			cell(f, k ? boot_rows[k].label : label, LABEL, NULL);
+			cell(f, k ? boot_rows[k - 1].label : label, LABEL, NULL);
 			for (size_t i = from; i < to; i++) {
-				boot_cell(r, i, what, buf, &sgr);
+				boot_text(r, i, c, k, buf, &sgr);
 				cell(f, buf, colw, sgr);
 			}
 			fputc('\n', f);

@@ -29,8 +29,7 @@ $(eval $(call unit_test,test_policy,,))
 $(eval $(call unit_test,test_logdiff,report/logdiff.c,))
 $(eval $(call unit_test,test_bisect_split,bisect/split.c,))
 $(out)/tests/test_bisect_split: bisect/split.h
-$(eval $(call unit_test,test_report_model,report/model.c report/kconfig.c report/rows.c \
-	report/logdiff.c report/table.c report/json.c report/html.c report/svg.c lib/record.c,-ljansson -lm))
+$(eval $(call unit_test,test_report_model,$(report_lib_src),-ljansson -lm))
 
 .PHONY: check unit-tests
 unit-tests: $$(unit_tests)

@@ -22,7 +22,7 @@ upgrade_report = $(upgrade_dir)/upgrade$(if $(old),-$(name))
 # the audit (config/config.mk).
 $(eval $(call kconfig_tool,upgrade,upgrade/upgrade.c config/fragment.c))
 $(ktools)/upgrade: config/fragment.h
-$(eval $(call tool,upgrade-report,upgrade/report.c lib/record.c,-ljansson))
+$(eval $(call tool,upgrade-report,upgrade/report.c $(report_page) lib/record.c,-ljansson))
 
 .PHONY: upgrade upgrade-tool upgrade-flavours
 upgrade-tool: $(ktools)/upgrade $(tools)/upgrade-report $(tools)/config-flavours

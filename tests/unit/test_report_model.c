@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for the report's model (report/model.c, kconfig.c) and its
- * writers, on the fixture tests/data/report/out/6.1 (a real make's records,
- * README there)
- * and on broken and half-finished out/ trees made here.
+ * Unit tests for the report's model (report/load.c, derive.c, compare.c,
+ * kconfig.c) and its writers, on the fixture tests/data/report/out/6.1 (a
+ * real make's records, README there) and on broken and half-finished out/
+ * trees made here.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../../lib/kf.h"
-#include "../../report/report.h"
+#include "../../report/render.h"
 
 #define FIXTURE "tests/data/report/out/6.1"
 
@@ -38,6 +38,7 @@ static void load(struct report *r, const char *kdir, const char *const *fl, size
 	report_read_cpu_models(r, "boot/cpu-models");
 	report_read_recipes(r, "flavours");
 	report_load(r, kdir);
+	report_derive(r);
 	report_compare(r, 2);
 }
 
@@ -48,6 +49,15 @@ static const struct flavour *fl(const struct report *r, const char *name)
 			return &r->fl[i];
 	fail_msg("no flavour %s", name);
 	return NULL;
+}
+
+static size_t model_index(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncpus; i++)
+		if (!strcmp(r->cpus[i].name, name))
+			return i;
+	fail_msg("no CPU model %s", name);
+	return 0;
 }
 
 static const struct cdiff_sym *sym(const struct report *r, const char *name)
@@ -79,6 +89,19 @@ static void formats(void **state)
 	assert_string_equal(line_verdict_for(128, 64), "too-large");
 	assert_string_equal(line_verdict_for(64, 64), "match");
 	assert_null(line_verdict_for(-1, 64));
+}
+
+/* The one HTML escaper (lib/strbuf.c): report.html, its SVG, upgrade.html. */
+static void escapes_html(void **state)
+{
+	struct strbuf sb = { 0 };
+
+	(void)state;
+	sb_wrap(&sb, "<p>", "<a href=\"x\">'&'</a>\t\n\x01\x1b\x7f é", "</p>");
+	sb_esc(&sb, NULL);
+	assert_string_equal(sb.s, "<p>&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+			    "\t\n&#x2401;&#x241b;&#x2421; é</p>");
+	free(sb.s);
 }
 
 static void classifies_symbols(void **state)
@@ -129,7 +152,7 @@ static void reads_fixture(void **state)
 	/* k8: configured only, nothing invented. */
 	assert_false(k->has_build);
 	assert_int_equal(k->bzimage_bytes, -1);
-	assert_true(isnan(k->build_seconds));
+	assert_true(isnan(k->build.wall_seconds));
 	assert_int_equal(k->nboots, 0);
 	assert_int_equal(flavour_section(k, ".text"), -1);
 	/* Builds. */
@@ -155,6 +178,18 @@ static void reads_fixture(void **state)
 	assert_int_equal(b->hwalign, -1);	/* the kernel printed no SLUB line */
 	assert_int_equal(b->ktap_passed, 19);
 	assert_string_equal(b->log, "mpsc/boot/nocona.log");
+	/* What kcidb.json adds: QEMU's -cpu, the KTAP cases, the runs. */
+	assert_non_null(strstr(b->cpu_string, "vendor=GenuineIntel"));
+	assert_int_equal(b->ncases, 19);
+	assert_string_equal(b->cases[0].suite, "x86_flavour");
+	assert_string_equal(b->cases[0].name, "flavour_l1_bytes_match_shift");
+	assert_true(b->cases[0].ok);
+	assert_null(b->cases[0].directive);
+	assert_null(m->build_log);	/* the fixture keeps no build.log */
+	assert_true(m->full.recorded);
+	assert_int_equal(m->full.compiled, 987);
+	assert_int_equal(m->build.warnings, 1);
+	assert_ptr_equal(m->warned, &m->build);
 	/* The probe's GDT: page-aligned, a CPU's GDT 1 MiB from the next. */
 	assert_int_equal(b->gdt.align, 4096);
 	assert_int_equal(b->gdt.distance, 1048576);
@@ -176,6 +211,16 @@ static void reads_fixture(void **state)
 	assert_null(b->line_verdict);
 	assert_int_equal(b->swiotlb, -1);
 	assert_true(isnan(b->guest_seconds));
+	/* The cells the table and the HTML share (rows.c). */
+	assert_string_equal(verdict_of("refused")->sgr, "36");
+	assert_null(verdict_of("exploded"));
+	assert_null(verdict_of(NULL));
+	assert_ptr_equal(boot_cell(&r, 2, model_index(&r, "i686")).b, b);
+	assert_string_equal(boot_cell(&r, 2, model_index(&r, "i686")).want, "refused");
+	assert_false(boot_cell(&r, 2, model_index(&r, "i686")).unexpected);
+	assert_true(boot_cell(&r, 2, model_index(&r, "nocona")).is_default);
+	assert_false(boot_cell(&r, 2, model_index(&r, "qemu64")).is_default);
+	assert_null(boot_cell(&r, 1, model_index(&r, "qemu64")).b);	/* k8: not booted */
 	report_free(&r);
 }
 
@@ -332,7 +377,18 @@ static void facts_without_probe(void **state)
 	    "\"probe.cpu0.gdt_align\": \"64\", \"probe.cpu1.gdt_align\": \"4096\", "
 	    "\"cpu.cache_alignment\": \"128\", \"probe.gdt_size\": \"96\", "
 	    "\"probe.gdt_limit\": \"95\", \"probe.gdt_distance\": \"64\"}}");
+	/* A no-op rebuild after a full build that warned; a boot of the
+	 * bzImage before. */
+	put(kdir, "mpsc/build.json", "{\"compiled\": 0, \"warnings\": 0, \"warning_lines\": [], "
+	    "\"bzimage_sha256\": \"b2\", \"last_full_build\": {\"compiled\": 900, "
+	    "\"warnings\": 2, \"warning_lines\": [\"x.o: warning: y\"]}}");
+	put(kdir, "mpsc/boot/core2.json", "{\"cpu\": \"core2\", \"bzimage_sha256\": \"b1\"}");
 	load(&r, kdir, names, 1);
+	assert_ptr_equal(fl(&r, "mpsc")->warned, &fl(&r, "mpsc")->full);
+	assert_int_equal(fl(&r, "mpsc")->warned->warnings, 2);
+	assert_int_equal(fl(&r, "mpsc")->nstale_boots, 1);
+	assert_string_equal(fl(&r, "mpsc")->stale_boots[0], "core2");
+	assert_null(flavour_boot(fl(&r, "mpsc"), "core2"));
 	assert_string_equal(fl(&r, "mpsc")->cpu_choice, "MPSC");
 	assert_int_equal(fl(&r, "mpsc")->l1_bytes, 128);
 	b = flavour_boot(fl(&r, "mpsc"), "nocona");
@@ -381,6 +437,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(formats),
+		cmocka_unit_test(escapes_html),
 		cmocka_unit_test(classifies_symbols),
 		cmocka_unit_test(reads_fixture),
 		cmocka_unit_test(config_diff_names_fragments),
