@@ -90,11 +90,9 @@ check "fixture DOM: a cell links to its log, relative to out/<kver>/" grep -q 'h
 check "fixture DOM: config diff and console diffs" bash -c \
 	"grep -q 'CONFIG_X86_L1_CACHE_SHIFT' '$fx/6.1/dom.html' && grep -q '+PCI-DMA: Using software bounce buffering' '$fx/6.1/dom.html'"
 
-if command -v valgrind > /dev/null; then
-	check "valgrind: the report on the fixture is clean" valgrind -q --error-exitcode=3 \
-		--leak-check=full --errors-for-leak-kinds=definite,indirect \
-		"$tool" --quiet --json "$kf_tmp/vg.json" --html "$kf_tmp/vg.html" "$fx/6.1" generic k8 mpsc nosuch
-fi
+check "valgrind: the report on the fixture is clean" valgrind -q --error-exitcode=3 \
+	--leak-check=full --errors-for-leak-kinds=definite,indirect \
+	"$tool" --quiet --json "$kf_tmp/vg.json" --html "$kf_tmp/vg.html" "$fx/6.1" generic k8 mpsc nosuch
 
 # 2. Half-finished out/: one flavour done, one only configured, one with
 #    nothing at all, and a boot record cut off in the middle.
