@@ -18,7 +18,7 @@ Pipeline (each target runs the stages before it):
   make matrix           boot each flavour on every CPU model (cpu= limits)
   make results          out/<kver>/results.ktap and junit.xml from the boot records
   make kcidb            out/<kver>/kcidb.json (KernelCI KCIDB 5.3) of builds and boots
-  make check-kcidb      validate kcidb.json against ../shared/kcidb/ (kcidb_schema=)
+  make check-kcidb      validate kcidb.json: report/kcidb.schema.json, KCIDB's if there (kcidb_schema=)
   make check-records    validate every stage record against its schema (docs/architecture.md)
   make report           comparison table, report.json and report.html
   make report-only      the report from what out/ has now, running no stage
@@ -40,7 +40,7 @@ Configs:
   make bisect good=generic bad=mine cpu=qemu64   the config change that breaks a boot
 
 Checks:
-  make check            all tests (unit, end to end); ends "N passed, N failed"
+  make check            all tests (unit, end to end); ends "N passed, N failed, N skipped"
   make check t=REGEX    only the tests whose name matches
   make check-slow       whole-build checks too slow for make check: check-repro,
                         mpsc on 6.12, a new flavour end to end (tests/slow/)

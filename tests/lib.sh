@@ -10,6 +10,9 @@ out=${KF_OUT:-$top/out}
 ok()     { kf_n=$((kf_n + 1)); echo "ok $kf_n - $*"; }
 not_ok() { kf_n=$((kf_n + 1)); kf_failed=$((kf_failed + 1)); echo "not ok $kf_n - $*"; }
 diag()   { sed 's/^/# /'; }
+# skip DESC REASON: a check that cannot run here, and why. tests/run counts
+# it as skipped, never as passed, and one without a reason as failed.
+skip()   { kf_n=$((kf_n + 1)); echo "ok $kf_n - $1 # SKIP ${2:-}"; }
 
 # check DESC CMD...: ok when CMD exits 0.
 check() {

@@ -90,11 +90,9 @@ check "fixture DOM: a cell links to its log, relative to out/<kver>/" grep -q 'h
 check "fixture DOM: config diff and console diffs" bash -c \
 	"grep -q 'CONFIG_X86_L1_CACHE_SHIFT' '$fx/6.1/dom.html' && grep -q '+PCI-DMA: Using software bounce buffering' '$fx/6.1/dom.html'"
 
-if command -v valgrind > /dev/null; then
-	check "valgrind: the report on the fixture is clean" valgrind -q --error-exitcode=3 \
-		--leak-check=full --errors-for-leak-kinds=definite,indirect \
-		"$tool" --quiet --json "$kf_tmp/vg.json" --html "$kf_tmp/vg.html" "$fx/6.1" generic k8 mpsc nosuch
-fi
+check "valgrind: the report on the fixture is clean" valgrind -q --error-exitcode=3 \
+	--leak-check=full --errors-for-leak-kinds=definite,indirect \
+	"$tool" --quiet --json "$kf_tmp/vg.json" --html "$kf_tmp/vg.html" "$fx/6.1" generic k8 mpsc nosuch
 
 # 2. Half-finished out/: one flavour done, one only configured, one with
 #    nothing at all, and a boot record cut off in the middle.
@@ -226,10 +224,25 @@ check "real: the table shows code bytes, CPU seconds and warnings" bash -c \
 	"grep -q '^code bytes' '$kf_tmp/real' && grep -q '^build CPU' '$kf_tmp/real' && grep -q '^build warnings' '$kf_tmp/real'"
 check "real: report.html has the run-time facts" grep -q 'id="runtime"' "$o/6.1/report.html"
 
-# kcidb.json: KCIDB 5.3 (schema in ../shared beside the checkout, as CI has it).
+# kcidb.json: KCIDB 5.3, valid against the project's own schema of the
+# subset it writes, and against KCIDB's full schema when that is beside the
+# checkout (../shared/kcidb/, as CI has it; KCIDB_SCHEMA=FILE elsewhere).
+full=${KCIDB_SCHEMA:-$top/../shared/kcidb/kcidb.v5.3.schema.json}
 kargs=(out="$o"); [ -n "${KCIDB_SCHEMA:-}" ] && kargs+=(kcidb_schema="$KCIDB_SCHEMA")
-check "make check-kcidb: kcidb.json valid against KCIDB 5.3" make check-kcidb "${kargs[@]}"
+check "make check-kcidb: kcidb.json valid against report/kcidb.schema.json" make check-kcidb "${kargs[@]}"
+cp "$kf_tmp/last.out" "$kf_tmp/check-kcidb.out"
 kc=$o/6.1/kcidb.json
+if [ -f "$full" ]; then
+	check "make check-kcidb: and against KCIDB's full 5.3 schema" \
+		grep -qF "valid against KCIDB's full schema $full" "$kf_tmp/check-kcidb.out"
+	jq '.tests[0].status = "OK"' "$kc" > "$kf_tmp/bad-kcidb.json"
+	check_fails "KCIDB's full schema rejects a bad status" 1 "OK" \
+		/usr/bin/python3 -W ignore -m jsonschema -i "$kf_tmp/bad-kcidb.json" "$full"
+else
+	skip "kcidb.json against KCIDB's full 5.3 schema" "$full is not there (CI keeps it beside the checkout)"
+	check "make check-kcidb says it skipped KCIDB's full schema" \
+		grep -q "skipped KCIDB's full schema: $full is not there" "$kf_tmp/check-kcidb.out"
+fi
 check_eq "kcidb: origin, 3 builds, a boot test per record" \
 	"$(jq -c '[([.checkouts[].origin, .builds[].origin, .tests[].origin] | unique), (.builds | length), ([.tests[] | select(.path == "boot")] | length)]' "$kc")" \
 	"[[\"kflavour\"],3,$(ls "$o"/6.1/{generic,k8,mpsc}/boot/*.json | wc -l)]"
@@ -238,10 +251,17 @@ check_eq "kcidb: the CPU model in each boot's environment" \
 	"core2 i686 nocona opteron qemu64"
 check_eq "kcidb: KTAP cases as tests under boot." \
 	"$(jq '[.tests[] | select(.path | startswith("boot.x86_flavour."))] | length > 0' "$kc")" true
-jq '.tests[0].status = "OK"' "$kc" > "$kf_tmp/bad-kcidb.json"
-check_fails "a kcidb.json with a bad status does not validate" 1 "OK" \
-	/usr/bin/python3 -W ignore -m jsonschema -i "$kf_tmp/bad-kcidb.json" \
-	"${KCIDB_SCHEMA:-../shared/kcidb/kcidb.v5.3.schema.json}"
+# The project's schema can fail: each of these breaks one KCIDB rule.
+kv() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" report/kcidb.schema.json; }
+kbad() {	# kbad DESC PATTERN JQ: kcidb.json changed by JQ does not validate
+	jq "$3" "$kc" > "$kf_tmp/bad-kcidb.json"; check_fails "kcidb.schema.json rejects $1" 1 "$2" kv "$kf_tmp/bad-kcidb.json"
+}
+kbad "a test status KCIDB does not know" "'OK' is not one of" '.tests[0].status = "OK"'
+kbad "a test without its build_id" "'build_id' is a required property" 'del(.tests[1].build_id)'
+kbad "a field KCIDB does not have" "'verdict' was unexpected" '.builds[0].verdict = "pass"'
+kbad "a null where KCIDB wants a number" "None is not of type 'number'" '.tests[0].duration = null'
+kbad "an id of another origin" "does not match" '.builds[0].id = "other:x"'
+kbad "minor version 4" "3 was expected" '.version.minor = 4'
 
 make logdiff a=mpsc cpu="nocona qemu64" out="$o" > "$kf_tmp/mld" 2>&1
 check "make logdiff a=mpsc cpu=\"nocona qemu64\"" grep -q '^+++ mpsc/boot/qemu64.log' "$kf_tmp/mld"

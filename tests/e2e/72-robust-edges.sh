@@ -8,7 +8,6 @@ o=$KF_OUT
 mounts=()
 trap 'for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done; rm -rf "$kf_tmp"' EXIT
 root() { [ "$(id -u)" = 0 ]; }
-skip() { ok "$1 # SKIP $2"; }
 
 # A tiny "kernel source" tarball: DIR/linux-source-6.1 with what $2 makes.
 tiny_tarball() {	# tiny_tarball NAME COMMAND...

@@ -11,12 +11,15 @@ for t in "${targets[@]}"; do
 	grep -q "make $t\b" docs/guide.md || missing+=("$t")
 done
 check_eq "every make help target is documented in docs/guide.md" "${missing[*]}" ""
-# Each quoted message in troubleshooting.md (lines starting "- `") must be
+# Each quoted message in troubleshooting.md (its "### `...`" headings) must be
 # found in the code, so the doc cannot outlive a message.
+mapfile -t msgs < <(sed -n 's/^### `\(.*\)`$/\1/p' docs/troubleshooting.md)
+[ ${#msgs[@]} -gt 10 ] && ok "docs/troubleshooting.md quotes ${#msgs[@]} messages" ||
+	not_ok "docs/troubleshooting.md quotes messages (${#msgs[@]} found as '### \`...\`' lines)"
 stale=()
-while IFS= read -r msg; do
+for msg in "${msgs[@]}"; do
 	grep -rqF -- "$msg" Makefile mk lib tree config build boot report upgrade || stale+=("$msg")
-done < <(sed -n 's/^### `\(.*\)`$/\1/p' docs/troubleshooting.md)
+done
 check_eq "every message in docs/troubleshooting.md exists in the code" "${stale[*]}" ""
 check "README shows make and make check" grep -qE '^make +#' README.md
 check "README shows make check" grep -qE '^make check' README.md
