@@ -221,6 +221,8 @@ grep 'done in' "$kf_tmp/last.out" | diag
 check_eq "the resumed build's bzImage is byte-identical to mpsc's" \
 	"$(sha "$r2/arch/x86/boot/bzImage")" "$(sha "$k/mpsc/arch/x86/boot/bzImage")"
 check "the resumed build recorded no ccache use" jq -e '.ccache.enabled == false' "$r2/build.json"
+check "the resumed build compiled only objects of kernel/ and mm/ (fewer than $want)" \
+	jq -e --argjson n "$want" '.compiled < $n' "$r2/build.json"
 check "progress lines during the build" \
 	grep -qE "^  BUILD   $rf: [A-Z0-9_]+ [0-9]+/~?[0-9]+ objects, [0-9]+ s$" "$kf_tmp/resume-KILL.out"
 # The resumed image boots: the boot stage's runner, on mpsc's model.

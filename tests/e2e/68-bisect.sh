@@ -73,6 +73,8 @@ pg=
 check_eq "interrupted: make failed" "$([ "$rc" != 0 ] && echo failed)" failed
 check_eq "interrupted: the first step is in the JSON, not done" \
 	"$(jqv '"\(.steps | length >= 1) \(.done)"')" "true false"
+check "the bad flavour was built from generic's copy: fewer than 100 objects compiled" \
+	jq -e '.compiled > 0 and .compiled < 100' "$k/$bad/build.json"
 check "the bad flavour panics on qemu64" grep -q 'BISECT  generic -> bisectbad on qemu64: verdict pass -> panic' "$kf_tmp/run1"
 grep '  BISECT  ' "$kf_tmp/run1" | diag
 steps1=$(jqv '.steps | length')
