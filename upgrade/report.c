@@ -157,18 +157,6 @@ static void part(struct strbuf *sb, const char *what, long long n, const char *r
 	sb_wrap(sb, "", rest, "</summary>\n");
 }
 
-/* "Device Drivers > Network device support": the menu two levels deep, as
- * make diffconfig and report.html group config differences. */
-static char *menu_group(const char *menu)
-{
-	const char *p = strstr(menu, " > ");
-
-	if (!*menu)
-		return kf_xstrdup("(top level)");
-	p = p ? strstr(p + 3, " > ") : NULL;
-	return p ? kf_xstrndup(menu, (size_t)(p - menu)) : kf_xstrdup(menu);
-}
-
 static void prompt_row(struct strbuf *sb, json_t *e)
 {
 	const char *by = kf_json_str(e, "decided_by"), *was = kf_json_str(e, "was");
@@ -196,7 +184,7 @@ static void html_prompts(struct strbuf *sb, json_t *np)
 	struct page_group *g = kf_xmalloc((n + 1) * sizeof(*g));
 
 	for (size_t i = 0; i < n; i++)
-		menus[i] = menu_group(str(json_array_get(np, i), "menu"));
+		menus[i] = kf_xstrdup(str(json_array_get(np, i), "menu"));
 	ng = page_groups((const char *const *)menus, n, g);
 	if (!n)
 		sb_add(sb, "<p class=\"missing\">none</p>\n");
