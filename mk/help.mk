@@ -40,7 +40,8 @@ Configs:
   make bisect good=generic bad=mine cpu=qemu64   the config change that breaks a boot
 
 Checks:
-  make check            all tests (unit, end to end); ends "N passed, N failed, N skipped"
+  make check            all tests (unit, end to end); ends with each script's seconds,
+                        the skips by name and "N passed, N failed, N skipped"
   make check t=REGEX    only the tests whose name matches
   make check-slow       whole-build checks too slow for make check: check-repro,
                         mpsc on 6.12, a new flavour end to end (tests/slow/)

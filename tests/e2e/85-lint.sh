@@ -25,7 +25,7 @@ else
 fi
 
 tidy_bad=0
-for f in "${csrc[@]}" tests/unit/*.c; do
+for f in "${csrc[@]}" tests/unit/*.c tests/data/harness/*.c; do
 	if ! clang-tidy --quiet "$f" -- -std=gnu11 "${inc[@]}" > "$kf_tmp/tidy" 2>&1; then
 		tidy_bad=$((tidy_bad + 1)); echo "== $f" >> "$kf_tmp/tidy.all"; cat "$kf_tmp/tidy" >> "$kf_tmp/tidy.all"
 	fi
