@@ -43,8 +43,9 @@ Checks:
   make check            all tests (unit, end to end); ends with each script's seconds,
                         the skips by name and "N passed, N failed, N skipped"
   make check t=REGEX    only the tests whose name matches
-  make check-slow       whole-build checks too slow for make check: check-repro,
-                        mpsc on 6.12, a new flavour end to end (tests/slow/)
+  make check-slow       checks too slow for make check (tests/slow/): the 6.12
+                        tree (config, mpsc built and booted, make upgrade), the
+                        distro configs, check-repro, a new flavour end to end
   make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage

@@ -4,6 +4,7 @@
 # tool run on real inputs, and checkpatch --strict plus W=1 on the kernel
 # patch series.
 . tests/lib.sh
+. tests/series.sh
 o=$KF_OUT
 src61=$o/6.1/src
 
@@ -24,12 +25,18 @@ else
 	not_ok "cppcheck"; head -n 40 "$kf_tmp/cppcheck" | diag
 fi
 
-tidy_bad=0
+# One clang-tidy per core: it is the longest part of this script.
+tidy() {
+	clang-tidy --quiet "$1" -- -std=gnu11 "${inc[@]}" > "$kf_tmp/tidy.${1//\//_}" 2>&1 ||
+		{ echo "== $1"; cat "$kf_tmp/tidy.${1//\//_}"; } > "$kf_tmp/tidy.bad.${1//\//_}"
+}
 for f in "${csrc[@]}" tests/unit/*.c tests/data/harness/*.c; do
-	if ! clang-tidy --quiet "$f" -- -std=gnu11 "${inc[@]}" > "$kf_tmp/tidy" 2>&1; then
-		tidy_bad=$((tidy_bad + 1)); echo "== $f" >> "$kf_tmp/tidy.all"; cat "$kf_tmp/tidy" >> "$kf_tmp/tidy.all"
-	fi
+	tidy "$f" &
+	while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
 done
+wait
+tidy_bad=$(find "$kf_tmp" -maxdepth 1 -name 'tidy.bad.*' | wc -l)
+cat "$kf_tmp"/tidy.bad.* > "$kf_tmp/tidy.all" 2>/dev/null
 [ "$tidy_bad" = 0 ] && ok "clang-tidy: all files clean" ||
 	{ not_ok "clang-tidy: $tidy_bad file(s) with findings"; grep -E 'warning:|error:' "$kf_tmp/tidy.all" | head -n 40 | diag; }
 
@@ -42,32 +49,10 @@ check "valgrind: flavours" "${vg[@]}" "$t/config-flavours" 6.1
 check "valgrind: lint" "${vg[@]}" "$t/config-lint" fragments/base.config fragments/cpu-mpsc.config
 check "valgrind: boot-runner --parse" "${vg[@]}" "$t/boot-runner" --parse tests/data/logs/pass-mpsc-nocona.log
 check "valgrind: report" make -s report-only out="$o" VALGRIND="${vg[*]}"
-# make upgrade's tools, on the inputs make upgrade leaves (75-upgrade's run).
-up=$o/upgrade/6.1-6.12
-[ -s "$up/generic/carried.config" ] ||
-	check "make upgrade flavour=generic: the upgrade tools' inputs" make upgrade flavour=generic out="$o"
-check "valgrind: upgrade" "${vg[@]}" "$o/6.12/tools/upgrade" --srctree "$o/6.12/src" --flavour generic \
-	--old "$o/6.1/generic/.config" --carried "$up/generic/carried.config" \
-	--newprompts "$up/generic/listnewconfig" --json "$kf_tmp/upgrade.json" \
-	--undecided "$kf_tmp/undecided.config" --audit "$o/6.12/generic/config.json" \
-	--old-boot "$o/6.1/generic/boot" --new-boot "$o/6.12/generic/boot" \
-	--old-fragments fragments/microcode.config fragments/6.12/microcode.config
-check "valgrind: upgrade-report" "${vg[@]}" "$t/upgrade-report" --from 6.1 --to 6.12 \
-	--json "$kf_tmp/u.json" --html "$kf_tmp/u.html" "$kf_tmp/upgrade.json"
-
 # The kernel patches: checkpatch --strict clean, and no new W=1 warnings.
-for kv in 6.1 6.12; do
-	s=$o/$kv/src
-	mapfile -t pl < <(sed -e 's/#.*//' "patches/$kv/series" | awk 'NF {print "patches/'"$kv"'/" $1}')
-	if [ ${#pl[@]} = 0 ]; then not_ok "patches/$kv/series is empty"; continue; fi
-	if (cd "$s" && scripts/checkpatch.pl --strict --no-signoff -q "${pl[@]/#/$top/}") > "$kf_tmp/cp" 2>&1 &&
-		! grep -qE '^(ERROR|WARNING|CHECK)' "$kf_tmp/cp"; then
-		ok "checkpatch --strict: patches/$kv clean (${#pl[@]} patches)"
-	else
-		not_ok "checkpatch --strict: patches/$kv"; head -n 30 "$kf_tmp/cp" | diag
-	fi
-	grep -q 'Signed-off-by: ' "${pl[@]}" && ok "patches/$kv carry Signed-off-by" || not_ok "patches/$kv carry Signed-off-by"
-done
+# The 6.12 series, with that tree's checkpatch, and valgrind on make
+# upgrade's tools are tests/slow/75-upgrade.sh's (they need the 6.12 tree).
+lint_series 6.1
 
 # W=1 on the C files the series adds, compiled in the mpsc tree; then the
 # same objects again without W=1 so the build's command lines stay as Kbuild

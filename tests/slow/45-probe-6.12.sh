@@ -2,8 +2,8 @@
 # The probe on the other tree (issue 4): mpsc built from linux-source-6.12
 # and booted on Nocona shows the same probe block and passes the same
 # x86_flavour KUnit suite as on 6.1. A whole cold build (this test takes
-# 4-7 minutes), so it is not in make check's budget; make check covers
-# 6.12 at the config stage (15-config, 17-distro, 75-upgrade). With both
+# 4-7 minutes), so it is not in make check's budget; neither is the rest
+# of the 6.12 tree (15-config-6.12, 17-distro, 75-upgrade here). With both
 # trees booted, make upgrade's report holds the real pair of verdicts.
 . tests/lib.sh
 o=$KF_OUT
