@@ -23,6 +23,8 @@ $(error good= and bad= are both $(good): bisect two different flavours)
 endif
 endif
 
+# The two flavours' builds, none of the group's (build/build.mk).
+builds_for_bisect = $(good) $(bad)
 bisect_name := $(good)-$(bad)-$(cpu)
 bisect_json := $(kdir)/bisect/$(bisect_name).json
 # One level below $(kdir), like every flavour's O=: ccache's base directory

@@ -35,12 +35,12 @@ $(tools)/boot-runner: boot/qemu.h boot/logparse.h boot/console.h
 # The guest init: static, stripped (no build paths), not a host tool.
 $(tools)/boot-init: boot/init.c boot/console.h | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
+	$(hostcc_cmd)$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
 
 # The tree's own cpio writer, built as a host tool of this kver.
 $(ktools)/gen_init_cpio: $(tree_stamp)
 	@mkdir -p $(@D)
-	$(HOSTCC) -O2 -o $@ $(src)/usr/gen_init_cpio.c
+	$(hostcc_cmd)$(HOSTCC) -O2 -o $@ $(src)/usr/gen_init_cpio.c
 
 # Reproducible: fixed time stamps (-t 0, the staged init's mtime), gzip -n.
 initramfs := $(kdir)/initramfs.cpio.gz

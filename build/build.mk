@@ -78,7 +78,7 @@ define flavour_build
 $(kdir)/$(1)/.config: $(kdir)/$(1)/config.stamp ;
 $(kdir)/$(1)/build.stamp: MAKEOVERRIDES :=
 $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) \
-		$(build_tool_src) $(kdir)/$(1)/modules.want | $(build_tools)
+		$(build_tool_src) $(kdir)/$(1)/modules.want | $(build_tools) $$$$(call build_after,$(1))
 	@rm -f $$@
 	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
@@ -113,19 +113,27 @@ $(kdir)/%/modules.want: kf-build-force
 $(foreach f,$(all_flavours),$(eval $(call flavour_build,$(f))))
 build_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/build.stamp)
 
-# The selected flavours build one after another under the one jobserver:
+# The flavours build one after another under the one jobserver:
 # each Kbuild alone keeps $(jobs) slots busy on a small machine, and several
 # at once only compete for the CPU caches (on 2 cores 0-6% slower than one
 # after another, docs/build.md). A finished flavour boots while the
 # next one compiles. overlap=1 starts them all at once: for machines with
 # more cores than one Kbuild keeps busy (docs/build.md).
+# Only the builds this make's goals need are chained (an order-only
+# prerequisite is built when missing): a goal that names its flavours
+# another way sets builds_for_<goal> (bisect: good= bad=, logdiff: a= b=,
+# diffconfig: none); every other goal needs flavour='s. Read when make
+# reaches a stamp (second expansion): the stage files set them later.
 overlap ?= 0
-define chain_builds
-$(if $(word 2,$(1)),$(eval $(kdir)/$(word 2,$(1))/build.stamp: | $(kdir)/$(word 1,$(1))/build.stamp)$(call chain_builds,$(wordlist 2,$(words $(1)),$(1))))
-endef
-ifneq ($(overlap),1)
-$(call chain_builds,$(flavour))
-endif
+build_order = $(call kf_uniq,$(foreach g,$(goals),$(if \
+	$(filter undefined,$(origin builds_for_$(g))),$(flavour),$(builds_for_$(g)))))
+# build_after F: the stamp F's build waits for, the build before it in build_order.
+build_after = $(if $(filter 1,$(overlap)),,$(patsubst %,$(kdir)/%/build.stamp,$(call \
+	kf_word_before,$(1),$(build_order))))
+kf_uniq = $(if $(1),$(firstword $(1)) $(call kf_uniq,$(filter-out $(firstword $(1)),$(1))))
+# kf_word_before W, LIST: the word before W in LIST; none when W is first or absent.
+kf_word_before = $(if $(filter $(1),$(word 2,$(2))),$(word 1,$(2)),$(if \
+	$(word 3,$(2)),$(call kf_word_before,$(1),$(wordlist 2,$(words $(2)),$(2)))))
 
 .PHONY: build check-repro
 build: $$(build_stamps) ; @:

@@ -70,6 +70,7 @@ Variables:
   wait=0                exit at once if another make holds out/ (default: wait;
                         busy: a line "kflavour: busy:", make exits 2)
   CCACHE=0              build without ccache
+  V=1                   host tools' whole gcc commands, not "  HOSTCC  name" lines
   DISTCC_HOSTS=...      compile on these distcc hosts
   from=KVER to=KVER     make upgrade's trees (default 6.1 and 6.12)
   write=1               make upgrade also writes <flavour>.undecided.config

@@ -10,6 +10,10 @@ lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/records.
 # readers (lib/records.h) and the one JSON layer under them.
 records_src := lib/records.c lib/record.c
 
+# A compile shows as Kbuild's do: "  HOSTCC  report", the whole command
+# with V=1, nothing with make -s. The compiler's messages show either way.
+hostcc_cmd = $(if $(filter 1,$(V)),,@$(if $(findstring s,$(firstword -$(MAKEFLAGS))),,echo '  HOSTCC  $(notdir $@)'; ))
+
 # tool NAME, SOURCES, LIBS[, DIR, FLAGS]: DIR/NAME from SOURCES + lib/, linked
 # with LIBS, compiled with FLAGS too (expanded when the recipe runs). DIR is
 # $(tools) by default; a tool of another DIR (a tree's, config/config.mk's
@@ -17,7 +21,7 @@ records_src := lib/records.c lib/record.c
 define tool
 $(or $(4),$(tools))/$(1): $(2) $(lib_src) $(lib_hdr) | deps
 	@mkdir -p $$(@D)
-	$$(HOSTCC) $$(KF_CFLAGS) $(5) -o $$@.tmp.$$$$$$$$ $(2) $(lib_src) $(3) && mv $$@.tmp.$$$$$$$$ $$@
+	$$(hostcc_cmd)$$(HOSTCC) $$(KF_CFLAGS) $(5) -o $$@.tmp.$$$$$$$$ $(2) $(lib_src) $(3) && mv $$@.tmp.$$$$$$$$ $$@
 $(if $(4),,host_tools += $(tools)/$(1))
 endef
 

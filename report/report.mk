@@ -116,6 +116,10 @@ endif
 endif
 endif
 
+# What a= and b= name is all they build (build/build.mk): diffconfig's
+# configs only, logdiff's boots.
+builds_for_diffconfig =
+builds_for_logdiff = $(a) $(b)
 diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/config-diff
 	@echo "# diffconfig $(a) -> $(b) ($(kdir)/$(a)/.config -> $(kdir)/$(b)/.config)"
 	@$(ktools)/config-diff --srctree $(src) $(kdir)/$(a)/.config $(kdir)/$(b)/.config \

@@ -7,7 +7,7 @@ test_libs   := -lcmocka
 define unit_test
 $(out)/tests/$(1): tests/unit/$(1).c $(2) $(lib_src) $(lib_hdr) | check-deps
 	@mkdir -p $$(@D)
-	$$(HOSTCC) $$(test_cflags) -o $$@ tests/unit/$(1).c $(2) $(lib_src) $(test_libs) $(3)
+	$$(hostcc_cmd)$$(HOSTCC) $$(test_cflags) -o $$@ tests/unit/$(1).c $(2) $(lib_src) $(test_libs) $(3)
 unit_tests += $(out)/tests/$(1)
 endef
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Docs agree with the code (issue 9): every target 'make help' lists is
 # documented in docs/guide.md, every error message of docs/troubleshooting.md
-# still exists in the code, and the README shows the two set-up commands.
+# still exists in the code, the README shows the two set-up commands, and
+# host tools print as make help's V=1 says (issue 35).
 . tests/lib.sh
 make -s help out="$KF_OUT" > "$kf_tmp/help" 2>&1
 mapfile -t targets < <(grep -oE '^  make [a-z][a-z0-9-]*' "$kf_tmp/help" | awk '{print $2}' | sort -u)
@@ -21,6 +22,16 @@ for msg in "${msgs[@]}"; do
 	grep -rqF -- "$msg" Makefile mk lib tree config build boot report upgrade || stale+=("$msg")
 done
 check_eq "every message in docs/troubleshooting.md exists in the code" "${stale[*]}" ""
+# V=1 as make help says: a host tool's compile is one line, as Kbuild's
+# are, its whole gcc command with V=1, and the compiler's errors either
+# way (a fresh out= compiles config-flavours for help).
+make help out="$kf_tmp/h1" > "$kf_tmp/h1.out" 2>&1
+check "a host tool's compile shows as '  HOSTCC  config-flavours', no gcc line" \
+	sh -c "grep -qx '  HOSTCC  config-flavours' '$kf_tmp/h1.out' && ! grep -q '^gcc ' '$kf_tmp/h1.out'"
+make help out="$kf_tmp/h2" V=1 > "$kf_tmp/h2.out" 2>&1
+check "V=1: its whole gcc command" grep -q '^gcc -std=gnu11 .* -o .*/tools/config-flavours' "$kf_tmp/h2.out"
+check_fails "a failing compile: the compiler's error shows" 2 'nonexistent.h: No such file' \
+	make help out="$kf_tmp/h3" HOSTCC='gcc -include nonexistent.h'
 check "README shows make and make check" grep -qE '^make +#' README.md
 check "README shows make check" grep -qE '^make check' README.md
 check ".ci/run runs make check" grep -q '^make check$' .ci/run
