@@ -29,11 +29,13 @@
  * Every step goes to the JSON file when it ends; a second run with the same
  * inputs replays the same splits and takes each step's outcome from there
  * (the replay only reruns olddefconfig), so an interrupted bisection goes
- * on where it stopped. Exit 0 with an answer, 1 when the two flavours give
- * the same result (nothing to bisect) or no split was testable, 2 on a
- * usage or setup error.
+ * on where it stopped. The search itself is search.c: here are the
+ * callbacks that settle (olddefconfig) and test (build and boot) a config.
+ * Exit 0 with an answer (when skipped steps may hide a smaller one, it says
+ * so), 1 when the two flavours give the same result (nothing to bisect), 2
+ * on a usage or setup error.
  */
-#include "split.h"
+#include "search.h"
 #include "../config/fragment.h"
 #include "../report/report.h"
 #include "../lib/kf.h"
@@ -62,22 +64,12 @@ struct opts {
 	const char *cmd_olddefconfig, *cmd_build, *cmd_boot;
 };
 
-/* A config tested (or given): its hash, outcome and record directory. */
-struct tested {
-	char hash[65];
-	const char *outcome;	/* "good", "bad" or "skip" (static strings) */
-	char *dir;		/* holds <cpu>.log; NULL for a build failure */
-	char *config;		/* the .config file */
-};
-
 struct run {
 	struct opts o;
 	char *on;			/* what is compared */
 	char *good_value, *bad_value;
 	struct kf_config good0, bad0;	/* the flavours' configs */
 	char good0_hash[65], bad0_hash[65];
-	struct tested *t;
-	size_t nt;
 	json_t *earlier;		/* steps of an earlier run, by config hash */
 	json_t *doc;			/* the JSON file being written */
 	json_t *steps;
@@ -264,27 +256,6 @@ static json_t *load_earlier(const struct run *r)
 
 /* ---- steps ------------------------------------------------------------ */
 
-static const struct tested *find_tested(const struct run *r, const char *hash)
-{
-	for (size_t i = 0; i < r->nt; i++)
-		if (!strcmp(r->t[i].hash, hash))
-			return &r->t[i];
-	return NULL;
-}
-
-static void add_tested(struct run *r, const char *hash, const char *outcome,
-		       const char *dir, const char *config)
-{
-	struct tested *t;
-
-	r->t = kf_xrealloc(r->t, (r->nt + 1) * sizeof(*r->t));
-	t = &r->t[r->nt++];
-	snprintf(t->hash, sizeof(t->hash), "%s", hash);
-	t->outcome = !strcmp(outcome, "good") ? "good" : !strcmp(outcome, "bad") ? "bad" : "skip";
-	t->dir = dir ? kf_xstrdup(dir) : NULL;
-	t->config = kf_xstrdup(config);
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	size_t len;
@@ -350,8 +321,10 @@ static void print_names(const char *const *names, size_t n)
 		printf(" +%zu", n - shown);
 }
 
-/* Build and boot the config in work/.config (hash h); returns the outcome. */
-static const char *test_config(struct run *r, const char *h, json_t *step, char **dirp)
+/* Build and boot the config in work/.config (hash h); returns the outcome,
+ * or NULL with why when the boot failed to run. */
+static const char *test_config(struct run *r, const char *h, json_t *step, char *why,
+			       size_t len)
 {
 	char *dir = kf_xasprintf("%s/steps/%.16s", r->o.work, h);
 	char *log = kf_xasprintf("%s/build.log", dir);
@@ -368,7 +341,6 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 	json_object_set_new(step, "build", json_string(rc ? "failed" : "ok"));
 	json_object_set_new(step, "build_seconds", seconds(bs));
 	json_object_set_new(step, "build_log", json_string(log));
-	*dirp = NULL;
 	if (rc) {
 		outcome = "skip";
 		json_object_set_new(step, "verdict", json_null());
@@ -377,8 +349,11 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 		struct kf_boot_rec rec;
 
 		rc = run_sh(r->o.cmd_boot, dir, bootout, &ts);
-		if ((rc != 0 && rc != 1) || load_record(&rec, recpath, 0))
-			kf_die(2, "the boot of %s failed to run (exit %d); see %s", dir, rc, bootout);
+		if ((rc != 0 && rc != 1) || load_record(&rec, recpath, 0)) {
+			snprintf(why, len, "the boot of %s failed to run (exit %d); see %s", dir, rc, bootout);
+			outcome = NULL;
+			goto out;
+		}
 		char *v = record_value(&rec, r->on);
 
 		outcome = !strcmp(v, r->good_value) ? "good" : !strcmp(v, r->bad_value) ? "bad" : "skip";
@@ -388,8 +363,8 @@ static const char *test_config(struct run *r, const char *h, json_t *step, char 
 		json_object_set_new(step, "record", json_string(recpath));
 		free(v);
 		kf_boot_rec_free(&rec);
-		*dirp = kf_xstrdup(dir);
 	}
+out:
 	free(dir);
 	free(log);
 	free(bootout);
@@ -429,50 +404,21 @@ static void read_config(struct kf_config *c, const char *path, const char *hint)
 		kf_die(2, "%s%s", err, hint);
 }
 
-/*
- * Find the next config to test between G and B: write each candidate to
- * work/.config, olddefconfig it, and take the first that is neither G nor
- * B nor a skipped config. Returns 1 with *n, hash and the candidate's
- * subset (the symbols meant to take B's values), or 0 when none is left.
- */
-static int next_config(struct run *r, const struct kf_config *G, const struct kf_config *B,
-		       const char *const *diff, size_t nd, struct kf_config *n, char hash[65],
-		       const char ***subset, size_t *nsub, int *from_bad, size_t *tried)
+/* The search's settle: text as work/.config, olddefconfig'ed; hash its id. */
+static void settle(void *ctx, const char *text, struct kf_config *n, char hash[65])
 {
+	const struct run *r = ctx;
 	char *cfg = kf_xasprintf("%s/.config", r->o.work);
 	char *log = kf_xasprintf("%s/olddefconfig.log", r->o.work);
-	size_t start, len;
 
-	for (size_t i = 0; split_candidate(nd, i, &start, &len, from_bad); i++) {
-		char *text = *from_bad ? kconf_with(B, G, diff + start, len)
-				       : kconf_with(G, B, diff + start, len);
-
-		if (kf_write_atomic(cfg, text, strlen(text)) || kf_sha256_file(cfg, hash) < 0)
-			kf_die(2, "%s: %s", cfg, strerror(errno));
-		free(text);
-		olddefconfig(r, cfg, hash, log);
-		read_config(n, cfg, "");
-		if (kf_sha256_file(cfg, hash) < 0)
-			kf_die(2, "%s: %s", cfg, strerror(errno));
-		/* Equal to good, bad or a config tested before: nothing new. */
-		if (kconf_equal(n, G) || kconf_equal(n, B) || find_tested(r, hash)) {
-			kf_config_free(n);
-			continue;
-		}
-		*tried = i + 1;
-		/* The subset: the chunk onto G, or everything but it (onto B). */
-		*subset = kf_xmalloc(nd * sizeof(**subset));
-		*nsub = 0;
-		for (size_t j = 0; j < nd; j++)
-			if ((j >= start && j < start + len) != *from_bad)
-				(*subset)[(*nsub)++] = diff[j];
-		free(cfg);
-		free(log);
-		return 1;
-	}
+	if (kf_write_atomic(cfg, text, strlen(text)) || kf_sha256_file(cfg, hash) < 0)
+		kf_die(2, "%s: %s", cfg, strerror(errno));
+	olddefconfig(r, cfg, hash, log);
+	read_config(n, cfg, "");
+	if (kf_sha256_file(cfg, hash) < 0)
+		kf_die(2, "%s: %s", cfg, strerror(errno));
 	free(cfg);
 	free(log);
-	return 0;
 }
 
 static void step_line(json_t *step, size_t nd, size_t left)
@@ -502,6 +448,53 @@ static void step_line(json_t *step, size_t nd, size_t left)
 	       kf_json_str(step, "outcome"), left);
 	fflush(stdout);
 	free(subset);
+}
+
+/* The search's test: the step's config, tested in an earlier run or now;
+ * the step goes to the JSON file. */
+static enum bs_outcome test_step(void *ctx, const struct bs_step *s, char *why, size_t len)
+{
+	struct run *r = ctx;
+	json_t *step, *old = json_object_get(r->earlier, s->id);
+	const char *outcome;
+
+	step = json_pack("{s:I, s:o, s:s, s:o, s:o, s:o, s:s}", "step", (json_int_t)s->number,
+		"subset", names_json(s->subset, s->nsub), "from", s->from_bad ? "bad" : "good",
+		"applied", having(&s->config, s->bad, s->diff, s->ndiff, s->subset, s->nsub, 1),
+		"dropped", json_array(),
+		"moved", having(&s->config, s->bad, s->diff, s->ndiff, s->subset, s->nsub, 0),
+		"config_sha256", s->id);
+	json_object_set_new(step, "splits_tried", json_integer((json_int_t)s->tried));
+	/* Subset symbols olddefconfig put back to good's value. */
+	for (size_t i = 0; i < s->nsub; i++) {
+		const char *v = kf_config_get(&s->config, s->subset[i]);
+
+		if (!v || !kf_value_equal(v, kf_config_get(s->bad, s->subset[i])))
+			json_array_append_new(json_object_get(step, "dropped"), json_string(s->subset[i]));
+	}
+	if (old && json_is_string(json_object_get(old, "outcome"))) {
+		outcome = kf_json_str(old, "outcome");
+		for (const char *k = "build\0build_seconds\0boot_seconds\0build_log\0verdict\0value\0record\0";
+		     *k; k += strlen(k) + 1)
+			if (json_object_get(old, k))
+				json_object_set(step, k, json_object_get(old, k));
+		json_object_set_new(step, "reused", json_string("in an earlier run"));
+	} else if (!(outcome = test_config(r, s->id, step, why, len))) {
+		json_decref(step);
+		return BS_ERROR;
+	}
+	json_object_set_new(step, "outcome", json_string(outcome));
+	free(keep_config(r, s->id, 0));
+	json_array_append_new(r->steps, step);
+	save(r);
+	return !strcmp(outcome, "good") ? BS_GOOD : !strcmp(outcome, "bad") ? BS_BAD : BS_SKIP;
+}
+
+static void stepped(void *ctx, const struct bs_step *s, size_t left)
+{
+	const struct run *r = ctx;
+
+	step_line(json_array_get(r->steps, json_array_size(r->steps) - 1), s->ndiff, left);
 }
 
 /* ---- the answer ------------------------------------------------------- */
@@ -581,24 +574,38 @@ static const char *or_absent(const char *v)
 	return v ? v : "absent";
 }
 
-static void answer(struct run *r, const struct kf_config *G, const char *g_hash,
-		   const struct kf_config *B, const char *b_hash)
+/* The .config and boot log of config 'id': a flavour's or a step's. */
+static void tested_files(const struct run *r, const char *id, char **config, char **log)
 {
+	const char *fl = !strcmp(id, r->good0_hash) ? r->o.good_dir :
+			 !strcmp(id, r->bad0_hash) ? r->o.bad_dir : NULL;
+
+	*config = fl ? kf_xasprintf("%s/.config", fl) :
+		       kf_xasprintf("%s/steps/%.16s/config", r->o.work, id);
+	*log = fl ? kf_xasprintf("%s/boot/%s.log", fl, r->o.cpu) :
+		    kf_xasprintf("%s/steps/%.16s/%s.log", r->o.work, id, r->o.cpu);
+}
+
+static void answer(struct run *r, const struct bs_result *res)
+{
+	const struct kf_config *G = &res->good, *B = &res->bad;
 	const char **diff;
 	size_t nd = kconf_diff(G, B, &diff);
-	const struct tested *tg = find_tested(r, g_hash), *tb = find_tested(r, b_hash);
 	/* Then what only one side mentions: it came with those (ktest lists
 	 * them as well), e.g. a string whose bool was off in the good config. */
 	const struct kf_config *sides[2] = { B, G };
 	json_t *p, *syms = json_array(), *culprits = json_array();
 	struct kf_fragset fs;
 	char *files = kf_xstrdup(r->o.fragments), *tok = NULL;
-	char *glog = kf_xasprintf("%s/%s.log", tg->dir, r->o.cpu);
-	char *blog = kf_xasprintf("%s/%s.log", tb->dir, r->o.cpu);
-	json_t *con = console_diff(glog, blog), *line;
+	char *gcfg, *glog, *bcfg, *blog;
+	json_t *con, *line;
 	size_t i;
 
 	size_t nboth = nd;	/* diff[nboth..] only one side mentions */
+
+	tested_files(r, res->good_id, &gcfg, &glog);
+	tested_files(r, res->bad_id, &bcfg, &blog);
+	con = console_diff(glog, blog);
 
 	for (int k = 0; k < 2; k++)
 		for (i = 0; i < sides[k]->n; i++)
@@ -606,7 +613,7 @@ static void answer(struct run *r, const struct kf_config *G, const char *g_hash,
 				diff = kf_xrealloc(diff, (nd + 1) * sizeof(*diff));
 				diff[nd++] = sides[k]->sym[i].name;
 			}
-	p = prompts(r, tb->config, diff, nd);
+	p = prompts(r, bcfg, diff, nd);
 	kf_fragset_init(&fs);
 	for (char *f = strtok_r(files, " ", &tok); f; f = strtok_r(NULL, " ", &tok))
 		kf_fragset_add(&fs, f, NULL);
@@ -614,6 +621,8 @@ static void answer(struct run *r, const struct kf_config *G, const char *g_hash,
 	       r->o.good, r->o.bad, r->o.cpu, r->on, r->good_value, r->bad_value,
 	       json_array_size(r->steps), json_array_size(r->steps) == 1 ? "" : "s",
 	       r->builds, r->builds == 1 ? "" : "s");
+	if (res->end == BS_UNDECIDED)
+		printf("  BISECT  cannot decide: %s\n", res->why);
 	for (i = 0; i < nd; i++) {
 		json_t *pi = json_object_get(p, diff[i]);
 		json_t *prompt = json_object_get(pi, "prompt");
@@ -650,11 +659,15 @@ static void answer(struct run *r, const struct kf_config *G, const char *g_hash,
 	}
 	json_object_set_new(r->doc, "result", json_pack("{s:o, s:o, s:s, s:s, s:o}",
 		"symbols", syms, "culprits", culprits,
-		"good_config", tg->config, "bad_config", tb->config, "console", con));
+		"good_config", gcfg, "bad_config", bcfg, "console", con));
+	if (res->end == BS_UNDECIDED)
+		json_object_set_new(json_object_get(r->doc, "result"), "undecided", json_string(res->why));
 	kf_fragset_free(&fs);
 	json_decref(p);
 	free(files);
+	free(gcfg);
 	free(glog);
+	free(bcfg);
 	free(blog);
 	free(diff);
 }
@@ -741,41 +754,36 @@ static void same_boot_setup(const struct opts *o)
 	kf_recipe_free(&b);
 }
 
-/* A flavour's config, its hash and boot record; the config counts as
- * tested, with the given outcome. */
-static void read_flavour(struct run *r, const char *dir, const char *outcome,
-			 struct kf_config *c, char hash[65], struct kf_boot_rec *rec)
+/* A flavour's config, its hash and boot record. */
+static void read_flavour(const struct run *r, const char *dir, struct kf_config *c, char hash[65],
+			 struct kf_boot_rec *rec)
 {
-	char *cfg = kf_xasprintf("%s/.config", dir), *boot = kf_xasprintf("%s/boot", dir);
-	char *rp = kf_xasprintf("%s/%s.json", boot, r->o.cpu);
+	char *cfg = kf_xasprintf("%s/.config", dir), *rp = kf_xasprintf("%s/boot/%s.json", dir, r->o.cpu);
 
 	read_config(c, cfg, "; make config first");
 	if (kf_sha256_file(cfg, hash) < 0)
 		kf_die(2, "%s: %s; make config first", cfg, strerror(errno));
 	load_record(rec, rp, 1);
-	add_tested(r, hash, outcome, boot, cfg);
 	free(cfg);
 	free(rp);
-	free(boot);
 }
 
 int main(int argc, char **argv)
 {
 	struct run r;
 	struct kf_boot_rec grec, brec;
-	struct kf_config G, B, N;
-	char g_hash[65], b_hash[65], hash[65];
-	const char **diff, **subset;
-	size_t nd, nsub;
-	int from_bad;
+	const struct bs_ops ops = { settle, test_step, stepped, &r };
+	struct bs_result res;
+	const char **diff;
+	size_t nd;
 
 	kf_prog = "bisect";
 	memset(&r, 0, sizeof(r));
 	parse_args(argc, argv, &r.o);
 	r.start = kf_now();
 	same_boot_setup(&r.o);
-	read_flavour(&r, r.o.good_dir, "good", &r.good0, r.good0_hash, &grec);
-	read_flavour(&r, r.o.bad_dir, "bad", &r.bad0, r.bad0_hash, &brec);
+	read_flavour(&r, r.o.good_dir, &r.good0, r.good0_hash, &grec);
+	read_flavour(&r, r.o.bad_dir, &r.bad0, r.bad0_hash, &brec);
 
 	r.on = r.o.on ? kf_xstrdup(r.o.on) : choose_on(&grec, &brec);
 	if (!r.on) {
@@ -816,95 +824,16 @@ int main(int argc, char **argv)
 	free(diff);
 	fflush(stdout);
 
-	G = r.good0;
-	B = r.bad0;
-	memset(&r.good0, 0, sizeof(r.good0));
-	memset(&r.bad0, 0, sizeof(r.bad0));
-	snprintf(g_hash, sizeof(g_hash), "%s", r.good0_hash);
-	snprintf(b_hash, sizeof(b_hash), "%s", r.bad0_hash);
 	save(&r);
-
-	for (;;) {
-		const char *outcome;
-		size_t tried = 0;
-		json_t *step, *old;
-		char *dir = NULL, *keep;
-
-		nd = kconf_diff(&G, &B, &diff);
-		if (!next_config(&r, &G, &B, diff, nd, &N, hash, &subset, &nsub, &from_bad, &tried)) {
-			free(diff);
-			break;
-		}
-		step = json_pack("{s:I, s:o, s:s, s:o, s:o, s:o, s:s}",
-			"step", (json_int_t)json_array_size(r.steps) + 1,
-			"subset", names_json(subset, nsub), "from", from_bad ? "bad" : "good",
-			"applied", having(&N, &B, diff, nd, subset, nsub, 1),
-			"dropped", json_array(), "moved", having(&N, &B, diff, nd, subset, nsub, 0),
-			"config_sha256", hash);
-		json_object_set_new(step, "splits_tried", json_integer((json_int_t)tried));
-		/* Subset symbols olddefconfig put back to good's value. */
-		for (size_t i = 0; i < nsub; i++) {
-			const char *v = kf_config_get(&N, subset[i]);
-
-			if (!v || !kf_value_equal(v, kf_config_get(&B, subset[i])))
-				json_array_append_new(json_object_get(step, "dropped"), json_string(subset[i]));
-		}
-		old = json_object_get(r.earlier, hash);
-		if (old && json_is_string(json_object_get(old, "outcome"))) {
-			const char *od = kf_json_str(old, "record");
-
-			outcome = kf_json_str(old, "outcome");
-			for (const char *k = "build\0build_seconds\0boot_seconds\0build_log\0verdict\0value\0record\0";
-			     *k; k += strlen(k) + 1)
-				if (json_object_get(old, k))
-					json_object_set(step, k, json_object_get(old, k));
-			json_object_set_new(step, "reused", json_string("in an earlier run"));
-			if (od) {
-				const char *slash = strrchr(od, '/');
-
-				dir = slash ? kf_xstrndup(od, (size_t)(slash - od)) : kf_xstrdup(od);
-			}
-		} else {
-			outcome = test_config(&r, hash, step, &dir);
-		}
-		json_object_set_new(step, "outcome", json_string(outcome));
-		keep = keep_config(&r, hash, 0);
-		add_tested(&r, hash, outcome, dir, keep);
-		free(keep);
-		if (!strcmp(outcome, "good")) {
-			kf_config_free(&G);
-			G = N;
-			snprintf(g_hash, sizeof(g_hash), "%s", hash);
-		} else if (!strcmp(outcome, "bad")) {
-			kf_config_free(&B);
-			B = N;
-			snprintf(b_hash, sizeof(b_hash), "%s", hash);
-		} else {
-			kf_config_free(&N);
-		}
-		json_array_append_new(r.steps, step);
-		save(&r);
-		free(diff);
-		diff = NULL;
-		step_line(step, nd, kconf_diff(&G, &B, &diff));
-		free(diff);
-		free(subset);
-		free(dir);
-	}
-
-	answer(&r, &G, g_hash, &B, b_hash);
+	if (bs_search(&r.good0, r.good0_hash, &r.bad0, r.bad0_hash, &ops, &res) == BS_FAILED)
+		kf_die(2, "%s", res.why);
+	answer(&r, &res);
 	json_object_set_new(r.doc, "done", json_true());
 	json_object_set_new(r.doc, "builds_this_run", json_integer(r.builds));
 	save(&r);
 	printf("  BISECT  %.0f s this run; every step in %s\n", kf_now() - r.start, r.o.json);
 
-	kf_config_free(&G);
-	kf_config_free(&B);
-	for (size_t i = 0; i < r.nt; i++) {
-		free(r.t[i].dir);
-		free(r.t[i].config);
-	}
-	free(r.t);
+	bs_result_free(&res);
 	free(r.on);
 	free(r.good_value);
 	free(r.bad_value);

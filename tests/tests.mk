@@ -29,6 +29,8 @@ $(eval $(call unit_test,test_policy,,))
 $(eval $(call unit_test,test_logdiff,report/logdiff.c,))
 $(eval $(call unit_test,test_bisect_split,bisect/split.c,))
 $(out)/tests/test_bisect_split: bisect/split.h
+$(eval $(call unit_test,test_bisect_search,bisect/search.c bisect/split.c,))
+$(out)/tests/test_bisect_search: bisect/search.h bisect/split.h
 $(eval $(call unit_test,test_report_model,$(report_lib_src),-ljansson -lm))
 
 .PHONY: check unit-tests
