@@ -262,13 +262,13 @@ static void builds_alongside(struct report *r)
 {
 	for (size_t i = 0; i < r->nfl; i++) {
 		struct flavour *f = &r->fl[i];
-		const struct build_run *a = &f->full;
+		const struct kf_build_run *a = &f->full;
 
 		if (a->started < 0 || a->finished < 0)
 			continue;
 		f->alongside = 0;
 		for (size_t k = 0; k < r->nfl; k++) {
-			const struct build_run *b = &r->fl[k].full;
+			const struct kf_build_run *b = &r->fl[k].full;
 
 			if (k != i && b->started >= 0 && b->finished >= 0 &&
 			    b->started < a->finished && a->started < b->finished)

@@ -75,7 +75,7 @@ static json_t *config_obj(const struct flavour *f)
 
 static json_t *build_obj(const struct flavour *f)
 {
-	const struct build_run *w = f->warned;
+	const struct kf_build_run *w = f->warned;
 	json_t *s, *full;
 
 	if (!f->has_build)

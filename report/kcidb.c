@@ -15,9 +15,10 @@
  *            case of that boot ("boot.<suite>.<case>"); the CPU model is in
  *            each test's environment.
  * Every id is "kflavour:..." and origin is "kflavour". The records are read
- * as the report reads them (load.c, which leaves out the boot records of an
- * earlier bzImage); this file only renders struct report. Written with
- * jansson, atomically. Exit 0, or 2 on a usage or write error.
+ * as the report reads them (load.c, through lib/records.h, which leaves out
+ * the boot records of an earlier bzImage); this file only renders struct
+ * report. Written with jansson, atomically. Exit 0, or 2 on a usage or
+ * write error.
  */
 #include "render.h"
 #include "../lib/kf.h"
@@ -61,10 +62,10 @@ static json_t *file_url(const struct report *r, const char *rel)
 	return rel ? json_sprintf("file://%s/%s", r->kdir, rel) : NULL;
 }
 
-/* A KCIDB path segment: [a-zA-Z0-9_-]+; anything else becomes '_'. */
+/* A KCIDB path segment: [a-zA-Z0-9_-]+; anything else (or none) becomes '_'. */
 static char *segment(const char *s)
 {
-	char *p = kf_xstrdup(*s ? s : "_");
+	char *p = kf_xstrdup(s && *s ? s : "_");
 
 	for (char *c = p; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
@@ -121,10 +122,10 @@ static void add_boot(json_t *tests, const struct report *r, const struct flavour
 	json_array_append_new(tests, t);
 
 	for (size_t i = 0; i < b->ncases; i++) {
-		const struct ktap_case *k = &b->cases[i];
+		const struct kf_ktap_case *k = &b->cases[i];
 		const char *dir = k->directive;
 		const char *status = dir && !strncasecmp(dir, "skip", 4) ? "SKIP" :
-				     dir ? "DONE" : k->ok ? "PASS" : "FAIL";
+				     dir ? "DONE" : k->ok > 0 ? "PASS" : "FAIL";
 		char *suite = segment(k->suite), *name = segment(k->name);
 		char *cid = kf_xasprintf("%s.%zu", id, i + 1);
 		json_t *c = json_pack("{s:s, s:s, s:s, s:s}", "build_id", build_id,
@@ -144,9 +145,11 @@ static void add_boot(json_t *tests, const struct report *r, const struct flavour
 }
 
 /* build.json's last_full_build, as it has it. */
-static json_t *run_obj(const struct build_run *run)
+static json_t *last_full(const struct flavour *f)
 {
-	if (!run->recorded)
+	const struct kf_build_run *run = &f->full;
+
+	if (!f->has_full)
 		return json_null();
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "compiled", jint_or_null(run->compiled),
@@ -191,7 +194,7 @@ static void add_flavour(json_t *builds, json_t *tests, const struct report *r,
 		"warnings", jint_or_null(f->build.warnings),
 		"bzimage_bytes", jint_or_null(f->bzimage_bytes),
 		"bzimage_sha256", jstr_or_null(sha), "code_bytes", jint_or_null(f->code_bytes),
-		"march", jstr_or_null(f->march), "last_full_build", run_obj(&f->full)));
+		"march", jstr_or_null(f->march), "last_full_build", last_full(f)));
 	for (size_t i = 0; i < f->build.nwarning_lines; i++) {
 		sb_add(&ex, f->build.warning_lines[i]);
 		sb_add(&ex, "\n");

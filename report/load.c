@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * load.c - read what the earlier stages left in out/<kver>/ into a struct
- * report: per flavour .config, config.failed, config.json, build.json and
- * boot/<cpu>.json, each in the one shape its schema gives
- * (docs/architecture.md), as the record has it: derive.c computes. One
+ * report: per flavour .config, config.failed, and config.json, build.json
+ * and boot/<cpu>.json through lib/records.h's readers (their header check,
+ * the current-boot rule), as the records have them: derive.c computes. One
  * function per record. Whatever is missing or unreadable stays missing
  * (NULL, -1, NAN); nothing here fails on a half-finished out/.
  */
 #include "report.h"
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
-#include "../lib/record.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +23,6 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
-/* Append a copy of each string of a JSON array (anything else: skipped). */
-static void push_json(char ***v, size_t *n, const json_t *array)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(array, i, e)
-		if (json_is_string(e))
-			push(v, n, kf_xstrdup(json_string_value(e)));
-}
-
 static void free_strs(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -43,7 +30,7 @@ static void free_strs(char **v, size_t n)
 	free(v);
 }
 
-static const struct build_run no_run = {
+static const struct kf_build_run no_run = {
 	.compiled = -1, .wall_seconds = NAN, .cpu_seconds = NAN,
 	.started = -1, .finished = -1, .warnings = -1,
 };
@@ -141,18 +128,6 @@ static char *present(char *rel, const char *kdir)
 	return rel;
 }
 
-static json_t *load_json(const char *path)
-{
-	return is_a(path, S_IFREG) ? kf_record_read(path, KF_WARN, "treated as missing") : NULL;
-}
-
-static char *jstr(const json_t *o, const char *key)
-{
-	const char *s = kf_json_str(o, key);
-
-	return s ? kf_xstrdup(s) : NULL;
-}
-
 /* ---- config ------------------------------------------------------------- */
 
 static int by_str(const void *a, const void *b)
@@ -161,19 +136,13 @@ static int by_str(const void *a, const void *b)
 }
 
 /* The CPU choice's values, once each, for kc_classify. */
-static void add_cpu_values(struct report *r, const json_t *values)
+static void add_cpu_values(struct report *r, char *const *values, size_t n)
 {
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(values, i, v) {
-		const char *name = json_string_value(v);
-
-		if (!name || (r->ncpu_values &&
-			      bsearch(&name, r->cpu_values, r->ncpu_values,
-				      sizeof(*r->cpu_values), by_str)))
+	for (size_t i = 0; i < n; i++) {
+		if (r->ncpu_values && bsearch(&values[i], r->cpu_values, r->ncpu_values,
+					      sizeof(*r->cpu_values), by_str))
 			continue;
-		push(&r->cpu_values, &r->ncpu_values, kf_xstrdup(name));
+		push(&r->cpu_values, &r->ncpu_values, kf_xstrdup(values[i]));
 		qsort(r->cpu_values, r->ncpu_values, sizeof(*r->cpu_values), by_str);
 	}
 }
@@ -205,187 +174,109 @@ static void load_config_failed(struct flavour *f, const char *dir)
 	}
 }
 
-/* config.json: config/config.schema.json. */
+/* config.json, through lib/records.c. */
 static void load_config_json(struct report *r, struct flavour *f, const char *dir)
 {
 	char *path = kf_xasprintf("%s/config.json", dir);
-	json_t *j = load_json(path);
+	struct kf_config_rec c;
 
+	if (!kf_config_rec_read(&c, path, KF_QUIET, "treated as missing")) {
+		if (c.ok >= 0)
+			f->audit = c.ok ? "ok" : "failed";
+		f->cpu_choice = c.cpu_choice ? kf_xstrdup(c.cpu_choice) : NULL;
+		f->l1_cache_shift = (long)c.l1_cache_shift;
+		add_cpu_values(r, c.cpu_choice_values, c.ncpu_choice_values);
+		/* Fragment files from the audit when make passed none. */
+		for (size_t i = 0, none = !f->nfragments; none && i < c.nfragments; i++)
+			push(&f->fragments, &f->nfragments, kf_xstrdup(c.fragments[i]));
+	}
+	kf_config_rec_free(&c);
 	free(path);
-	if (!j)
-		return;
-	if (json_is_boolean(json_object_get(j, "ok")))
-		f->audit = kf_xstrdup(json_is_true(json_object_get(j, "ok")) ? "ok" : "failed");
-	f->cpu_choice = jstr(j, "cpu_choice");
-	f->l1_cache_shift = (long)kf_json_int(j, "l1_cache_shift");
-	add_cpu_values(r, json_object_get(j, "cpu_choice_values"));
-	/* Fragment files from the audit when make passed none. */
-	if (!f->nfragments)
-		push_json(&f->fragments, &f->nfragments, json_object_get(j, "fragments"));
-	json_decref(j);
 }
 
 /* ---- build -------------------------------------------------------------- */
 
-static void load_run(struct build_run *run, const json_t *o)
-{
-	run->recorded = 1;
-	run->compiled = (long)kf_json_int(o, "compiled");
-	run->wall_seconds = kf_json_num(o, "wall_seconds");
-	run->cpu_seconds = kf_json_num(o, "cpu_seconds");
-	run->started = kf_json_int(o, "started");
-	run->finished = kf_json_int(o, "finished");
-	run->warnings = (long)kf_json_int(o, "warnings");
-	push_json(&run->warning_lines, &run->nwarning_lines, json_object_get(o, "warning_lines"));
-}
-
+/* build.json, through lib/records.c: the flavour keeps the record. */
 static void load_build(struct flavour *f, const char *kdir, const char *dir)
 {
 	char *path = kf_xasprintf("%s/build.json", dir);
-	json_t *j = load_json(path), *secs, *v, *full;
-	const char *key;
+	const struct kf_build_rec *b = &f->build_rec;
 
+	f->has_build = !kf_build_rec_read(&f->build_rec, path, KF_QUIET, "treated as missing");
 	free(path);
-	if (!j)
+	if (!f->has_build)
 		return;
-	f->has_build = 1;
-	f->release = jstr(j, "release");
-	f->bzimage_bytes = kf_json_int(j, "bzimage_bytes");
-	f->march = jstr(j, "march");
-	f->mtune = jstr(j, "mtune");
-	f->bzimage_sha256 = jstr(j, "bzimage_sha256");
-	f->code_bytes = kf_json_int(j, "code_bytes");
-	load_run(&f->build, j);
-	full = json_object_get(j, "last_full_build");
-	if (json_is_object(full))
-		load_run(&f->full, full);
+	f->release = b->h.release;
+	f->bzimage_bytes = b->bzimage_bytes;
+	f->march = b->march;
+	f->mtune = b->mtune;
+	f->bzimage_sha256 = b->bzimage_sha256;
+	f->code_bytes = b->code_bytes;
+	f->build = b->run;
+	f->full = b->last_full;
+	f->has_full = b->has_last_full;
+	f->sections = b->sections;
+	f->nsections = b->nsections;
 	f->build_log = present(kf_xasprintf("%s/build.log", f->name), kdir);
-	secs = json_object_get(j, "sections");
-	json_object_foreach(secs, key, v) {
-		struct section *s;
-
-		f->sections = kf_xrealloc(f->sections,
-					  (f->nsections + 1) * sizeof(*f->sections));
-		s = &f->sections[f->nsections++];
-		s->name = kf_xstrdup(key);
-		s->bytes = json_is_integer(v) ? json_integer_value(v) : -1;
-	}
-	json_decref(j);
 }
 
 /* ---- boots -------------------------------------------------------------- */
 
-/*
- * A boot record of the flavour's current bzImage: a record from before the
- * last build describes a kernel that is gone, and is named, not shown.
- * Records (or builds) without the field are kept.
- */
-static int boot_current(const struct flavour *f, const json_t *rec)
+/* The CPU model a boot record's file is named by: boot/<cpu>.json. */
+static char *file_cpu(const struct kf_boot_rec *k)
 {
-	const char *sha = kf_json_str(rec, "bzimage_sha256");
+	const char *base = strrchr(k->h.path, '/') + 1;
 
-	return !sha || !f->bzimage_sha256 || !strcmp(sha, f->bzimage_sha256);
+	return kf_xstrndup(base, strlen(base) - strlen(".json"));
 }
 
-static void set_fact(struct boot *b, const char *key, const char *val)
+/* A current boot record (the flavour keeps it), and whether its log is there. */
+static void load_boot(struct flavour *f, const char *kdir, struct kf_boot_rec *k)
 {
-	if (boot_fact(b, key))
-		return;
-	b->facts = kf_xrealloc(b->facts, (b->nfacts + 1) * sizeof(*b->facts));
-	b->facts[b->nfacts].key = kf_xstrdup(key);
-	b->facts[b->nfacts].val = kf_xstrdup(val);
-	b->nfacts++;
-}
-
-/* The record's "console": what the runner read beside the facts. */
-static void load_console(struct boot *b, const json_t *console)
-{
-	b->hwalign = -1;
-	if (!json_is_object(console))
-		return;
-	b->has_console = 1;
-	b->swiotlb_mapped = json_is_true(json_object_get(console, "swiotlb_mapped"));
-	b->end_marker = json_is_true(json_object_get(console, "end_marker"));
-	b->microcode_updated = json_is_true(json_object_get(console, "microcode_updated"));
-	b->hwalign = (long)kf_json_int(console, "hwalign");
-}
-
-static void load_ktap_cases(struct boot *b, const json_t *results)
-{
-	const json_t *c;
-	size_t i;
-
-	json_array_foreach(results, i, c) {
-		struct ktap_case *k;
-
-		b->cases = kf_xrealloc(b->cases, (b->ncases + 1) * sizeof(*b->cases));
-		k = &b->cases[b->ncases++];
-		k->suite = kf_xstrdup(kf_json_str_or(c, "suite", ""));
-		k->name = kf_xstrdup(kf_json_str_or(c, "name", ""));
-		k->directive = jstr(c, "directive");
-		k->ok = json_is_true(json_object_get(c, "ok"));
-	}
-}
-
-/* boot/<stem>.json (boot/boot.schema.json), and whether its log is there. */
-static void load_boot(struct flavour *f, const char *kdir, const char *stem)
-{
-	char *path = kf_xasprintf("%s/%s/boot/%s.json", kdir, f->name, stem);
-	json_t *j = load_json(path), *facts, *v, *ktap;
-	const char *key;
+	char *stem = file_cpu(k);
 	struct boot *b;
 
-	free(path);
-	if (!j)
-		return;
-	if (!boot_current(f, j)) {
-		push(&f->stale_boots, &f->nstale_boots, kf_xstrdup(stem));
-		json_decref(j);
-		return;
-	}
 	f->boots = kf_xrealloc(f->boots, (f->nboots + 1) * sizeof(*f->boots));
 	b = &f->boots[f->nboots++];
 	memset(b, 0, sizeof(*b));
-	b->cpu = jstr(j, "cpu");
-	if (!b->cpu)
-		b->cpu = kf_xstrdup(stem);
-	b->cpu_string = jstr(j, "cpu_string");
-	b->verdict = jstr(j, "verdict");
-	b->expected = jstr(j, "expected");
-	b->wall_seconds = kf_json_num(j, "wall_seconds");
-	b->guest_seconds = kf_json_num(j, "guest_seconds");
-	b->qemu_version = jstr(j, "qemu_version");
-	b->release = jstr(j, "release");
-	b->ktap_passed = b->ktap_failed = b->ktap_skipped = -1;
-	ktap = json_object_get(j, "ktap");
-	if (json_is_object(ktap)) {
-		b->ktap_passed = (long)kf_json_int(ktap, "passed");
-		b->ktap_failed = (long)kf_json_int(ktap, "failed");
-		b->ktap_skipped = (long)kf_json_int(ktap, "skipped");
-	}
-	push_json(&b->warnings, &b->nwarnings, json_object_get(j, "warnings"));
-	facts = json_object_get(j, "facts");
-	json_object_foreach(facts, key, v)
-		if (json_is_string(v))
-			set_fact(b, key, json_string_value(v));
-	load_console(b, json_object_get(j, "console"));
-	load_ktap_cases(b, json_object_get(ktap, "results"));
-	json_decref(j);
+	if (!k->cpu)
+		k->cpu = kf_xstrdup(stem);
+	b->rec = k;
+	b->cpu = k->cpu;
+	b->cpu_string = k->cpu_string;
+	b->verdict = k->verdict;
+	b->expected = k->expected;
+	b->wall_seconds = k->wall_seconds;
+	b->guest_seconds = k->guest_seconds;
+	b->qemu_version = k->qemu_version;
+	b->release = k->h.release;
+	b->ktap_passed = (long)k->ktap_passed;
+	b->ktap_failed = (long)k->ktap_failed;
+	b->ktap_skipped = (long)k->ktap_skipped;
+	b->cases = k->cases;
+	b->ncases = k->ncases;
+	b->facts = k->facts;
+	b->nfacts = k->nfacts;
+	b->warnings = k->warnings;
+	b->nwarnings = k->nwarnings;
+	b->has_console = k->has_console;
+	b->swiotlb_mapped = k->swiotlb_mapped > 0;
+	b->end_marker = k->end_marker > 0;
+	b->microcode_updated = k->microcode_updated > 0;
+	b->hwalign = (long)k->hwalign;
 	b->log = present(kf_xasprintf("%s/boot/%s.log", f->name, stem), kdir);
+	free(stem);
 }
 
-static void load_boots(struct report *r, struct flavour *f)
+/* Every boot record, split by lib/records.c's current-boot rule: a record
+ * of an earlier bzImage is named, not shown. */
+static void load_boots(struct report *r, struct flavour *f, const char *dir)
 {
-	char *dir = kf_xasprintf("%s/%s/boot", r->kdir, f->name);
-	size_t n;
-	char **names = kf_dir_names(dir, ".json", &n);
-
-	free(dir);
-	for (size_t i = 0; i < n; i++) {
-		names[i][strlen(names[i]) - 5] = '\0';
-		load_boot(f, r->kdir, names[i]);
-	}
-	free_strs(names, n);
+	kf_boots_load(&f->boot_recs, dir, f->has_build ? &f->build_rec : NULL, NULL, 0);
+	for (size_t i = 0; i < f->boot_recs.ncur; i++)
+		load_boot(f, r->kdir, &f->boot_recs.cur[i]);
+	for (size_t i = 0; i < f->boot_recs.nstale; i++)
+		push(&f->stale_boots, &f->nstale_boots, file_cpu(&f->boot_recs.stale[i]));
 }
 
 void report_load(struct report *r, const char *kdir)
@@ -403,7 +294,7 @@ void report_load(struct report *r, const char *kdir)
 			load_config_failed(f, dir);
 			load_config_json(r, f, dir);
 			load_build(f, kdir, dir);
-			load_boots(r, f);
+			load_boots(r, f, dir);
 		}
 		free(dir);
 	}
@@ -421,10 +312,7 @@ const struct boot *flavour_boot(const struct flavour *f, const char *cpu)
 
 const char *boot_fact(const struct boot *b, const char *key)
 {
-	for (size_t i = 0; i < b->nfacts; i++)
-		if (!strcmp(b->facts[i].key, key))
-			return b->facts[i].val;
-	return NULL;
+	return kf_boot_fact(b->rec, key);
 }
 
 long long flavour_section(const struct flavour *f, const char *name)
@@ -436,29 +324,6 @@ long long flavour_section(const struct flavour *f, const char *name)
 }
 
 /* ---- free --------------------------------------------------------------- */
-
-static void free_boot(struct boot *b)
-{
-	free(b->cpu);
-	free(b->cpu_string);
-	for (size_t i = 0; i < b->ncases; i++) {
-		free(b->cases[i].suite);
-		free(b->cases[i].name);
-		free(b->cases[i].directive);
-	}
-	free(b->cases);
-	free(b->verdict);
-	free(b->expected);
-	for (size_t i = 0; i < b->nfacts; i++) {
-		free(b->facts[i].key);
-		free(b->facts[i].val);
-	}
-	free(b->facts);
-	free_strs(b->warnings, b->nwarnings);
-	free(b->log);
-	free(b->qemu_version);
-	free(b->release);
-}
 
 void report_free(struct report *r)
 {
@@ -482,22 +347,14 @@ void report_free(struct report *r)
 		free_strs(f->fragments, f->nfragments);
 		kf_config_free(&f->cfg);
 		free(f->cpu_choice);
-		free(f->audit);
 		free(f->config_failed);
-		free(f->release);
-		for (size_t k = 0; k < f->nsections; k++)
-			free(f->sections[k].name);
-		free(f->sections);
-		free(f->march);
-		free(f->mtune);
-		free(f->bzimage_sha256);
+		kf_build_rec_free(&f->build_rec);
 		free(f->build_log);
-		free_strs(f->build.warning_lines, f->build.nwarning_lines);
-		free_strs(f->full.warning_lines, f->full.nwarning_lines);
 		free_strs(f->stale_boots, f->nstale_boots);
 		for (size_t k = 0; k < f->nboots; k++)
-			free_boot(&f->boots[k]);
+			free(f->boots[k].log);
 		free(f->boots);
+		kf_boots_free(&f->boot_recs);
 	}
 	free(r->fl);
 	for (size_t i = 0; i < r->ncpus; i++) {

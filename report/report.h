@@ -7,8 +7,8 @@
  *   logdiff.c     console normalisation and the line diff
  *   kconfig.c     the config diff's groups, the fragment that set a symbol
  *   load.c        read out/<kver>/<flavour>/... into struct report, as the
- *                 records have it (nothing computed); boot records of an
- *                 earlier bzImage are left out here, once
+ *                 records have it (nothing computed), through lib/records.h
+ *                 (whose current-boot rule leaves out an earlier bzImage's)
  *   derive.c      what the report computes from that: line verdicts,
  *                 topology, GDT sharing, microcode and SWIOTLB sources,
  *                 builds alongside, boots in CPU model order
@@ -27,6 +27,7 @@
 
 #include "../lib/dotconfig.h"
 #include "../lib/kf.h"
+#include "../lib/records.h"
 
 /* ---- kconfig.c ---------------------------------------------------------- */
 
@@ -96,11 +97,6 @@ void ld_diff_print(FILE *f, const struct ld_diff *d, const char *la,
 
 /* ---- struct report ------------------------------------------------------- */
 
-struct kv {
-	char *key;
-	char *val;
-};
-
 struct cpu_model {
 	char *name;
 	char *expect;	/* verdict any x86-64 kernel must give */
@@ -125,30 +121,25 @@ struct gdt_facts {
 	int gdt_data_compiled, gdt_data_cpu;
 };
 
-/* One KTAP result of a boot record. */
-struct ktap_case {
-	char *suite, *name;	/* "" when the record has none */
-	char *directive;	/* "SKIP ...", or NULL */
-	int ok;
-};
-
 struct boot {
-	/* load.c: the boot record (boot/boot.schema.json) */
-	char *cpu;
-	char *cpu_string;	/* QEMU's -cpu, or NULL */
-	char *verdict;		/* NULL: record has none */
-	char *expected;
+	/* load.c: the boot record (lib/records.h), which the flavour's
+	 * boot_recs own; the fields below point into it */
+	const struct kf_boot_rec *rec;
+	const char *cpu;	/* the record's, else its file's name */
+	const char *cpu_string;	/* QEMU's -cpu, or NULL */
+	const char *verdict;	/* NULL: record has none */
+	const char *expected;
 	double wall_seconds;	/* NAN when unknown */
 	double guest_seconds;
 	long ktap_passed, ktap_failed, ktap_skipped;	/* -1 when unknown */
-	struct ktap_case *cases;
+	const struct kf_ktap_case *cases;	/* ok: 1, 0, -1 unknown */
 	size_t ncases;
-	struct kv *facts;
+	const struct kf_rec_fact *facts;
 	size_t nfacts;
-	char **warnings;
+	char *const *warnings;
 	size_t nwarnings;
-	char *qemu_version;	/* the record's, or NULL */
-	char *release;		/* the record's header (the guest's uname), or NULL */
+	const char *qemu_version;	/* the record's, or NULL */
+	const char *release;	/* the record's header (the guest's uname), or NULL */
 	/* What the runner read on the console beside the facts (the record's
 	 * "console", boot/logparse.c): has_console 0 when it has none. */
 	int has_console, swiotlb_mapped, end_marker, microcode_updated;
@@ -169,23 +160,6 @@ struct boot {
 	struct gdt_facts gdt;
 };
 
-struct section {
-	char *name;
-	long long bytes;	/* -1: null in build.json */
-};
-
-/* One build run of build.json: its own (the latest, perhaps a no-op) or
- * last_full_build (the last that compiled something; recorded 0: null). */
-struct build_run {
-	int recorded;
-	long compiled;		/* objects compiled, -1 */
-	double wall_seconds, cpu_seconds;	/* NAN */
-	long long started, finished;	/* epoch seconds, -1 */
-	long warnings;		/* -1 */
-	char **warning_lines;	/* the first few */
-	size_t nwarning_lines;
-};
-
 struct flavour {
 	char *name;
 	char *description;	/* from flavours/<name>.flavour, or NULL */
@@ -198,22 +172,27 @@ struct flavour {
 	struct kf_config cfg;
 	char *cpu_choice;	/* "MPSC"... (config.json), or NULL */
 	long l1_cache_shift;	/* X86_L1_CACHE_SHIFT (config.json), -1 */
-	char *audit;		/* "ok", "failed", ... or NULL */
+	const char *audit;	/* "ok", "failed", or NULL */
 	char *config_failed;	/* config.failed: why the last attempt failed, or NULL */
-	/* build stage */
+	/* build stage: build.json (lib/records.h), which build_rec owns; the
+	 * fields below point into it. build: this build (perhaps a no-op);
+	 * full: the last that compiled something (has_full 0: null). */
 	int has_build;
-	char *release;
+	struct kf_build_rec build_rec;
+	const char *release;
 	long long bzimage_bytes;	/* -1 */
-	struct section *sections;
+	const struct kf_section *sections;
 	size_t nsections;
-	char *march;
-	char *mtune;
+	const char *march;
+	const char *mtune;
 	long long code_bytes;	/* function symbols' sizes in .text, -1 */
-	char *bzimage_sha256;
+	const char *bzimage_sha256;
 	char *build_log;	/* "<f>/build.log" relative to kdir, or NULL */
-	struct build_run build, full;
-	/* boot stage */
-	struct boot *boots;	/* directory order; derive.c: cpu-model order */
+	struct kf_build_run build, full;
+	int has_full;
+	/* boot stage: the current records, which boot_recs owns */
+	struct kf_boots boot_recs;
+	struct boot *boots;	/* by CPU model name; derive.c: cpu-model order */
 	size_t nboots;
 	/* CPUs whose boot record names another bzImage than build.json: boots
 	 * of an earlier build, left out of boots[] (make matrix redoes them). */
@@ -226,7 +205,7 @@ struct flavour {
 	int microcode;		/* MICROCODE: 1, 0, -1 */
 	/* The run whose warnings the report shows: a no-op rebuild compiled
 	 * nothing and warned of nothing, so after one, the last full build. */
-	const struct build_run *warned;
+	const struct kf_build_run *warned;
 	/* How many other flavours' last full builds overlapped this one's in
 	 * time (0: it ran alone; -1: unknown). */
 	long alongside;

@@ -186,7 +186,7 @@ static void reads_fixture(void **state)
 	assert_true(b->cases[0].ok);
 	assert_null(b->cases[0].directive);
 	assert_null(m->build_log);	/* the fixture keeps no build.log */
-	assert_true(m->full.recorded);
+	assert_true(m->has_full);
 	assert_int_equal(m->full.compiled, 987);
 	assert_int_equal(m->build.warnings, 1);
 	assert_ptr_equal(m->warned, &m->build);
@@ -258,6 +258,9 @@ static void config_diff_names_fragments(void **state)
 
 static char tmpl[] = "/tmp/kf-report-XXXXXX";
 
+/* The start of a record of this kind: its header (lib/record.h) and "{". */
+#define HEAD(kind) "{\"record\": \"" kind "\", \"format\": 1, "
+
 /* "mkdir -p" or "rm -rf" of one path; 0 when it succeeded. */
 static int sh(const char *what, const char *path)
 {
@@ -304,11 +307,13 @@ static void survives_broken_and_missing(void **state)
 	kdir = kf_xasprintf("%s/6.1", dir);
 	put(kdir, "bad/.config", "CONFIG_MPSC=y\nCONFIG_X86_L1_CACHE_SHIFT=banana\n");
 	put(kdir, "bad/config.json", "[1, 2");
-	put(kdir, "bad/build.json", "{\"bzimage_bytes\": \"big\", \"sections\": [1]}");
-	put(kdir, "bad/boot/qemu64.json", "{\"verdict\": 7, \"facts\": {\"cpu.siblings\": \"two\"}}");
+	put(kdir, "bad/build.json", HEAD("build") "\"bzimage_bytes\": \"big\", \"sections\": [1]}");
+	put(kdir, "bad/boot/qemu64.json", HEAD("boot") "\"verdict\": 7, \"facts\": {\"cpu.siblings\": \"two\"}}");
 	put(kdir, "bad/boot/qemu64.log", "\xff\xfe garbage \033[31m\nkf: =\nkf: x\nHWalign=\n");
 	put(kdir, "bad/boot/nocona.json", "{\"verdict\": \"pa");
 	put(kdir, "bad/boot/.json", "{}");
+	/* A newer kflavour's record is left out, like a broken one. */
+	put(kdir, "bad/boot/core2.json", "{\"record\": \"boot\", \"format\": 99}");
 	load(&r, kdir, names, 3);
 	f = fl(&r, "bad");
 	/* A .config the one reader (lib/dotconfig.c) rejects is left out;
@@ -365,13 +370,13 @@ static void facts_without_probe(void **state)
 	(void)state;
 	assert_non_null(dir);
 	kdir = kf_xasprintf("%s/6.1", dir);
-	put(kdir, "mpsc/config.json", "{\"ok\": true, \"cpu_choice\": \"MPSC\", "
+	put(kdir, "mpsc/config.json", HEAD("config") "\"ok\": true, \"cpu_choice\": \"MPSC\", "
 	    "\"cpu_choice_values\": [\"MPSC\", \"GENERIC_CPU\"], \"l1_cache_shift\": 7}");
-	put(kdir, "mpsc/boot/nocona.json", "{\"cpu\": \"nocona\", \"verdict\": \"pass\", "
+	put(kdir, "mpsc/boot/nocona.json", HEAD("boot") "\"cpu\": \"nocona\", \"verdict\": \"pass\", "
 	    "\"qemu_version\": \"7.2.22\", \"console\": {\"swiotlb_mapped\": false, "
 	    "\"hwalign\": 128, \"microcode_updated\": true, \"end_marker\": true}, "
 	    "\"facts\": {\"cpu.cache_alignment\": \"64\", \"probe.microcode\": \"0x2\"}}");
-	put(kdir, "mpsc/boot/qemu64.json", "{\"cpu\": \"qemu64\", \"verdict\": \"pass\", "
+	put(kdir, "mpsc/boot/qemu64.json", HEAD("boot") "\"cpu\": \"qemu64\", \"verdict\": \"pass\", "
 	    "\"facts\": {\"cpu0.thread_siblings_list\": \"0\", \"cpu1.thread_siblings_list\": \"1\", "
 	    "\"cache_alignment\": \"64\", \"probe.l1_cache_bytes\": \"64\", "
 	    "\"probe.cpu0.gdt_align\": \"64\", \"probe.cpu1.gdt_align\": \"4096\", "
@@ -379,10 +384,10 @@ static void facts_without_probe(void **state)
 	    "\"probe.gdt_limit\": \"95\", \"probe.gdt_distance\": \"64\"}}");
 	/* A no-op rebuild after a full build that warned; a boot of the
 	 * bzImage before. */
-	put(kdir, "mpsc/build.json", "{\"compiled\": 0, \"warnings\": 0, \"warning_lines\": [], "
+	put(kdir, "mpsc/build.json", HEAD("build") "\"compiled\": 0, \"warnings\": 0, \"warning_lines\": [], "
 	    "\"bzimage_sha256\": \"b2\", \"last_full_build\": {\"compiled\": 900, "
 	    "\"warnings\": 2, \"warning_lines\": [\"x.o: warning: y\"]}}");
-	put(kdir, "mpsc/boot/core2.json", "{\"cpu\": \"core2\", \"bzimage_sha256\": \"b1\"}");
+	put(kdir, "mpsc/boot/core2.json", HEAD("boot") "\"cpu\": \"core2\", \"bzimage_sha256\": \"b1\"}");
 	load(&r, kdir, names, 1);
 	assert_ptr_equal(fl(&r, "mpsc")->warned, &fl(&r, "mpsc")->full);
 	assert_int_equal(fl(&r, "mpsc")->warned->warnings, 2);
