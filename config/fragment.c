@@ -127,9 +127,7 @@ int kf_fragset_add(struct kf_fragset *fs, const char *path, const char *text)
 	for (line = buf; line && *line; line = next) {
 		struct kf_line l;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		lineno++;
 		if (kf_parse_line(line, &l, err, sizeof(err)) < 0) {
 			add_err(fs, kf_xasprintf("%s:%d: %s", file, lineno, err));

@@ -34,9 +34,7 @@ void kf_renames_read(struct kf_renames *r, const char *path, int must_exist)
 	for (line = text; line && *line; line = next) {
 		char *old, *succ, *why, *save = NULL;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		lineno++;
 		line = kf_trim(line);
 		if (*line == '\0' || *line == '#')

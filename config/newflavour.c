@@ -56,9 +56,7 @@ static size_t read_choices(const char *path, struct cpu_choice **out)
 	for (line = text; line; line = next) {
 		char *s;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		s = kf_trim(line);
 		if (!strcmp(s, "choice")) {
 			in_choice = 1;

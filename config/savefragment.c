@@ -142,9 +142,7 @@ static void text_split(struct text *t, char *s)
 
 	memset(t, 0, sizeof(*t));
 	for (line = s; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		t->line = kf_xrealloc(t->line, (t->n + 1) * sizeof(*t->line));
 		t->line[t->n++] = kf_xstrdup(line);
 	}

@@ -110,9 +110,7 @@ int kf_cpu_models_read(struct kf_cpu_models *t, const char *path, char *err,
 	for (line = text; line && *line && !rc; line = next) {
 		char *s;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		lineno++;
 		s = kf_trim(line);
 		if (*s && *s != '#')

@@ -422,9 +422,7 @@ int kf_config_read(struct kf_config *c, const char *path, const char *text,
 	for (line = buf; line && *line; prev2 = prev, prev = line, line = next) {
 		struct kf_line l;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		lineno++;
 		if (kf_parse_line(line, &l, why, sizeof(why)) < 0) {
 			free(buf);

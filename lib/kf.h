@@ -71,6 +71,9 @@ void kf_mkdir_p(const char *dir);
 
 /* Strip leading and trailing white space in place; returns s advanced. */
 char *kf_trim(char *s);
+/* End the line at 'line' (a text split in place) at its newline; returns
+ * the next line, or NULL after the last. */
+char *kf_cut_line(char *line);
 
 /* Edits (insert, delete, change, swap two neighbours) from a to b. */
 size_t kf_edit_distance(const char *a, const char *b);

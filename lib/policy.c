@@ -236,9 +236,7 @@ int kf_policy_parse(struct kf_policy *p, const char *path, const char *text,
 	for (line = buf; line && *line && !rc; line = next) {
 		char *s;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		lineno++;
 		s = kf_trim(line);
 		if (*s && *s != '#')
@@ -359,9 +357,7 @@ int kf_policy_drop(const char *path, const char *symbol, char *err, size_t errle
 	if (!text)
 		return -1;
 	for (line = text; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		if (rule_on(&p, ++lineno, symbol))
 			dropped++;
 		else

@@ -180,6 +180,15 @@ char *kf_trim(char *s)
 	return s;
 }
 
+char *kf_cut_line(char *line)
+{
+	char *next = strchr(line, '\n');
+
+	if (next)
+		*next++ = '\0';
+	return next;
+}
+
 size_t kf_edit_distance(const char *a, const char *b)
 {
 	size_t n = strlen(a), m = strlen(b), *d, r;

@@ -164,9 +164,7 @@ static json_t *new_prompts(struct ctx *c, struct strbuf *undecided)
 		char *was;
 		json_t *o;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		next = kf_cut_line(line);
 		lineno++;
 		if (kf_parse_line(line, &l, err, sizeof(err)) < 0)
 			kf_die(2, "%s:%d: %s; it must be the output of the tree's make listnewconfig",
