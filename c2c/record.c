@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.c - the c2c record from N runs of one workload (docs/c2c.md).
+ *
+ *   c2c-record --out FILE --flavour F --kver K --cpu C --workload W
+ *              --run DIR/<cpu>.json ...
+ *       each --run names one run's boot record; its plugin output is
+ *       DIR/<cpu>.raw beside it. Writes FILE (c2c/c2c.schema.json): each
+ *       figure's median, min, max and spread over the runs, per iteration
+ *       too, and the lines with HITMs. Exits 2, FILE untouched, when a run
+ *       did not pass or its raw output is missing or broken.
+ *
+ *   c2c-record --summary RECORD...
+ *       one line per record: HITMs and false-sharing HITMs per iteration at
+ *       64 and 128 bytes, instructions per iteration, the spread.
+ */
+#include "raw.h"
+#include "../lib/kf.h"
+#include "../lib/records.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RUNS	64
+#define TOP_LINES	40	/* lines kept in the record, most HITMs first */
+
+struct run {
+	const char *path;
+	struct kf_boot_rec boot;
+	struct kf_c2c_raw raw;
+};
+
+static struct run runs[MAX_RUNS];
+static size_t nruns;
+static double iterations;
+
+/* A figure over the runs: v[i] is run i's value. */
+static json_t *figure(const double *v)
+{
+	double s[MAX_RUNS], med, lo = v[0], hi = v[0];
+
+	memcpy(s, v, nruns * sizeof(*v));
+	med = kf_c2c_median(s, nruns);
+	for (size_t i = 1; i < nruns; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return json_pack("{s:f, s:f, s:f, s:f, s:f}", "median", med, "min", lo, "max", hi,
+			 "spread", kf_c2c_spread(v, nruns, med),
+			 "per_iteration", iterations > 0 ? med / iterations : 0.0);
+}
+
+/* The figure of expr, an expression of r, each run's struct kf_c2c_raw. */
+#define RAWFIG(expr) ({ double v_[MAX_RUNS]; \
+	for (size_t i_ = 0; i_ < nruns; i_++) { const struct kf_c2c_raw *r = &runs[i_].raw; \
+		v_[i_] = (double)(expr); } figure(v_); })
+
+static uint64_t sum(const uint64_t *a, int n)
+{
+	uint64_t s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += a[i];
+	return s;
+}
+
+static json_t *size_json(int s)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "accesses", RAWFIG(r->size[s].accesses),
+			 "stores", RAWFIG(r->size[s].stores),
+			 "hitm", RAWFIG(r->size[s].hitm),
+			 "hitm_true", RAWFIG(r->size[s].hitm - r->size[s].hitm_false),
+			 "hitm_false", RAWFIG(r->size[s].hitm_false),
+			 "invalidations", RAWFIG(r->size[s].inval));
+}
+
+/* One line's figure over the runs (0 in a run without that line). */
+static double line_fig(size_t run, unsigned size, uint64_t addr, int what)
+{
+	const struct kf_c2c_raw *r = &runs[run].raw;
+
+	for (size_t i = 0; i < r->nlines; i++) {
+		const struct kf_c2c_line *l = &r->lines[i];
+
+		if (l->size == size && l->addr == addr)
+			return what == 0 ? (double)l->hitm : what == 1 ? (double)l->hitm_false :
+			       what == 2 ? (double)l->inval : (double)l->accesses;
+	}
+	return 0;
+}
+
+struct key {
+	unsigned size;
+	uint64_t addr, pc;
+	double hitm;
+};
+
+static int by_hitm(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm < y->hitm ? 1 : -1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The lines with HITMs in any run, by median HITMs, the first TOP_LINES
+ * of each line size. */
+static json_t *lines_json(void)
+{
+	struct key *k = NULL;
+	size_t nk = 0;
+	json_t *a = json_array();
+	int kept[KF_C2C_NSIZES] = { 0 };
+
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r].raw.nlines; i++) {
+			const struct kf_c2c_line *l = &runs[r].raw.lines[i];
+			size_t j;
+
+			for (j = 0; j < nk; j++)
+				if (k[j].size == l->size && k[j].addr == l->addr)
+					break;
+			if (j == nk) {
+				k = kf_xrealloc(k, (nk + 1) * sizeof(*k));
+				k[nk++] = (struct key){ l->size, l->addr, l->pc, 0 };
+			}
+		}
+	for (size_t j = 0; j < nk; j++) {
+		double v[MAX_RUNS];
+
+		for (size_t r = 0; r < nruns; r++)
+			v[r] = line_fig(r, k[j].size, k[j].addr, 0);
+		k[j].hitm = kf_c2c_median(v, nruns);
+	}
+	qsort(k, nk, sizeof(*k), by_hitm);
+	for (size_t j = 0; j < nk; j++) {
+		int s = k[j].size == 64 ? 0 : 1;
+		double v[4][MAX_RUNS];
+		char addr[32], pc[32];
+
+		if (kept[s]++ >= TOP_LINES)
+			continue;
+		for (int w = 0; w < 4; w++)
+			for (size_t r = 0; r < nruns; r++)
+				v[w][r] = line_fig(r, k[j].size, k[j].addr, w);
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, k[j].addr);
+		snprintf(pc, sizeof(pc), "0x%" PRIx64, k[j].pc);
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o}",
+			"size", (int)k[j].size, "addr", addr, "pc", pc,
+			"hitm", figure(v[0]), "hitm_false", figure(v[1]),
+			"invalidations", figure(v[2]), "accesses", figure(v[3])));
+	}
+	free(k);
+	return a;
+}
+
+static json_t *insns_json(void)
+{
+	json_t *per_cpu = json_array();
+	int ncpu = runs[0].raw.vcpus;
+
+	for (int c = 0; c < ncpu; c++)
+		json_array_append_new(per_cpu, json_pack("{s:o, s:o}",
+			"kernel", RAWFIG(r->win_kernel[c]), "user", RAWFIG(r->win_user[c])));
+	return json_pack("{s:o, s:o, s:o}",
+			 "kernel", RAWFIG(sum(r->win_kernel, r->vcpus)),
+			 "user", RAWFIG(sum(r->win_user, r->vcpus)),
+			 "per_cpu", per_cpu);
+}
+
+/* One run: its boot record passed and ran this workload; its raw output
+ * is whole and saw one window. Exits 2 naming the file otherwise. */
+static void read_run(struct run *r, const char *workload)
+{
+	size_t len = strlen(r->path);
+	char *rawpath, *text, *logpath, err[256];
+	const char *w;
+
+	if (len < 6 || strcmp(r->path + len - 5, ".json"))
+		kf_die(2, "--run %s: want a run's boot record DIR/<cpu>.json", r->path);
+	kf_boot_rec_read(&r->boot, r->path, KF_MUST, "run make c2c again");
+	logpath = kf_xasprintf("%.*s.log", (int)(len - 5), r->path);
+	if (!r->boot.verdict || strcmp(r->boot.verdict, "pass"))
+		kf_die(2, "%s: the c2c run's verdict is %s, not pass; the init's reason "
+		       "(c2c_workload) is in %s. A kernel without CONFIG_SMP or "
+		       "sched_setaffinity cannot run the workloads (docs/c2c.md)", r->path,
+		       r->boot.verdict ? r->boot.verdict : "missing", logpath);
+	w = kf_boot_fact(&r->boot, "c2c.workload");
+	if (!w || strcmp(w, workload))
+		kf_die(2, "%s: the guest ran workload '%s', not '%s'; run make c2c again",
+		       r->path, w ? w : "(none)", workload);
+	w = kf_boot_fact(&r->boot, "c2c.iterations");
+	if (!w || atof(w) <= 0)
+		kf_die(2, "%s: no c2c.iterations fact; see %s", r->path, logpath);
+	if (iterations > 0 && atof(w) != iterations)
+		kf_die(2, "%s: %s iterations, an earlier run %.0f; run make c2c again",
+		       r->path, w, iterations);
+	iterations = atof(w);
+	rawpath = kf_xasprintf("%.*s.raw", (int)(len - 5), r->path);
+	text = kf_read_file(rawpath, NULL);
+	if (!text)
+		kf_die(2, "%s: %s; the plugin writes it when QEMU exits (see %s)", rawpath,
+		       strerror(errno), logpath);
+	if (kf_c2c_raw_parse(&r->raw, text, err, sizeof(err)))
+		kf_die(2, "%s:%s; run make c2c again", rawpath, err + strlen("line"));
+	if (r->raw.opens != 1 || r->raw.closes != 1)
+		kf_die(2, "%s: the window opened %u and closed %u times, want once each; "
+		       "is the init of this checkout in the initramfs (make initramfs)?",
+		       rawpath, r->raw.opens, r->raw.closes);
+	free(text);
+	free(rawpath);
+	free(logpath);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: c2c-record --out FILE --flavour F --kver K --cpu C --workload W "
+		"--run DIR/<cpu>.json...\n"
+		"       c2c-record --summary RECORD...\n");
+	exit(2);
+}
+
+static void summary(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		json_t *rec = kf_record_load(argv[i], "c2c", KF_MUST, "run make c2c again");
+		json_t *f = json_object_get(rec, "figures");
+		json_t *in = json_object_get(rec, "insns");
+		double h64 = kf_json_num(json_object_get(json_object_get(f, "64"), "hitm"), "per_iteration");
+		double f64 = kf_json_num(json_object_get(json_object_get(f, "64"), "hitm_false"), "per_iteration");
+		double h128 = kf_json_num(json_object_get(json_object_get(f, "128"), "hitm"), "per_iteration");
+		double f128 = kf_json_num(json_object_get(json_object_get(f, "128"), "hitm_false"), "per_iteration");
+		double s128 = kf_json_num(json_object_get(json_object_get(f, "128"), "hitm"), "spread");
+		double ik = kf_json_num(json_object_get(in, "kernel"), "per_iteration");
+		double iu = kf_json_num(json_object_get(in, "user"), "per_iteration");
+
+		printf("  C2C     %s %s on %s: HITM/iter 64B %.2f (false %.2f), 128B %.2f "
+		       "(false %.2f, spread %.0f%%); insns/iter kernel %.0f user %.0f\n",
+		       kf_json_str_or(rec, "flavour", "?"), kf_json_str_or(rec, "workload", "?"),
+		       kf_json_str_or(rec, "cpu", "?"), h64, f64, h128, f128, 100 * s128, ik, iu);
+		json_decref(rec);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "flavour", required_argument, NULL, 'f' },
+		{ "kver", required_argument, NULL, 'k' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "summary", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *out = NULL, *flavour = NULL, *kver = NULL, *cpu = NULL, *workload = NULL;
+	int c, do_summary = 0;
+	json_t *rec, *figs, *whole, *run_paths;
+
+	kf_prog = "c2c-record";
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'f': flavour = optarg; break;
+		case 'k': kver = optarg; break;
+		case 'c': cpu = optarg; break;
+		case 'w': workload = optarg; break;
+		case 'r':
+			if (nruns == MAX_RUNS)
+				kf_die(2, "--run %s: at most %d runs", optarg, MAX_RUNS);
+			runs[nruns++].path = optarg;
+			break;
+		case 's': do_summary = 1; break;
+		default: usage();
+		}
+	}
+	if (do_summary) {
+		summary(argc - optind, argv + optind);
+		return 0;
+	}
+	if (optind != argc || !out || !flavour || !kver || !cpu || !workload || !nruns)
+		usage();
+	for (size_t i = 0; i < nruns; i++)
+		read_run(&runs[i], workload);
+	for (size_t i = 1; i < nruns; i++)
+		if (runs[i].raw.vcpus != runs[0].raw.vcpus ||
+		    runs[i].raw.count_kernel != runs[0].raw.count_kernel)
+			kf_die(2, "%s: another machine or count= than %s; run make c2c again",
+			       runs[i].path, runs[0].path);
+
+	rec = kf_record_new("c2c", flavour, kver, runs[0].boot.h.release);
+	json_object_set_new(rec, "cpu", json_string(cpu));
+	json_object_set_new(rec, "cpu_string", json_string(runs[0].boot.cpu_string));
+	json_object_set_new(rec, "qemu_version", runs[0].boot.qemu_version ?
+			    json_string(runs[0].boot.qemu_version) : json_null());
+	json_object_set_new(rec, "workload", json_string(workload));
+	json_object_set_new(rec, "count", json_string(runs[0].raw.count_kernel ? "kernel" : "user"));
+	json_object_set_new(rec, "vcpus", json_integer(runs[0].raw.vcpus));
+	json_object_set_new(rec, "iterations", json_integer((json_int_t)iterations));
+	json_object_set_new(rec, "unit", json_string(kf_boot_fact(&runs[0].boot, "c2c.unit") ?
+						     kf_boot_fact(&runs[0].boot, "c2c.unit") : ""));
+	json_object_set_new(rec, "runs", json_integer((json_int_t)nruns));
+	figs = json_object();
+	json_object_set_new(figs, "64", size_json(0));
+	json_object_set_new(figs, "128", size_json(1));
+	json_object_set_new(rec, "figures", figs);
+	json_object_set_new(rec, "insns", insns_json());
+	whole = json_pack("{s:o, s:o, s:o}", "insns", RAWFIG(r->insns),
+			  "accesses", RAWFIG(r->mem), "io_accesses", RAWFIG(r->mem_io));
+	{
+		double v[MAX_RUNS];
+
+		for (size_t i = 0; i < nruns; i++)
+			v[i] = runs[i].boot.wall_seconds;
+		json_object_set_new(whole, "wall_seconds", figure(v));
+	}
+	json_object_set_new(rec, "whole_run", whole);
+	json_object_set_new(rec, "lines", lines_json());
+	run_paths = json_array();
+	for (size_t i = 0; i < nruns; i++)
+		json_array_append_new(run_paths, json_string(runs[i].path));
+	json_object_set_new(rec, "run_records", run_paths);
+	if (kf_record_write(rec, out))
+		kf_die(2, "%s: %s", out, strerror(errno));
+	printf("  C2C     %s\n", out);
+	json_decref(rec);
+	for (size_t i = 0; i < nruns; i++) {
+		kf_boot_rec_free(&runs[i].boot);
+		kf_c2c_raw_free(&runs[i].raw);
+	}
+	return 0;
+}
