@@ -175,9 +175,10 @@ static void bytes_mask(unsigned off, unsigned len, uint64_t m[2])
 		m[b / 64] |= 1ull << (b % 64);
 }
 
-/* One access of len bytes at pa, inside one line of size s. */
+/* One access of len bytes at pa, inside one line of size s; first: the
+ * access's first (or only) line, where the access itself is counted. */
 static void model(int s, unsigned cpu, uint64_t pa, unsigned len, bool store,
-		  bool counted, uint64_t pc)
+		  bool counted, bool first, uint64_t pc)
 {
 	struct line *l = line_of(pa, s);
 	struct totals *t = &totals[s];
@@ -189,10 +190,10 @@ static void model(int s, unsigned cpu, uint64_t pa, unsigned len, bool store,
 	bytes_mask((unsigned)(pa & ((1u << line_shift[s]) - 1)), len, m);
 	if (counted) {
 		l->accesses++;
-		t->accesses++;
-		if (store) {
-			l->stores++;
-			t->stores++;
+		l->stores += store;
+		if (first) {
+			t->accesses++;
+			t->stores += store;
 		}
 	}
 	if (l->owner >= 0 && l->owner != (int)cpu) {
@@ -263,11 +264,12 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		unsigned off = (unsigned)(pa & (size - 1));
 		unsigned first = off + len > size ? size - off : len;
 
-		model(s, cpu, pa, first, store, counted, pc);
+		model(s, cpu, pa, first, store, counted, true, pc);
 		/* An access across a line boundary touches the next line too
-		 * (physically contiguous within the page). */
+		 * (physically contiguous within the page): a line access there,
+		 * not a second access. */
 		if (first < len)
-			model(s, cpu, pa + first, len - first, store, counted, pc);
+			model(s, cpu, pa + first, len - first, store, counted, false, pc);
 	}
 }
 

@@ -74,6 +74,15 @@ for w in calib-8 calib-64 calib-128 calib-same; do
 	else not_ok "$w: ours '$ours', QEMU's insn '$qemus' mem '$qemum'"; fi
 done
 
+v() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
+for w in calib-8 calib-same; do
+	check "$w.nocona.json is valid against c2c/c2c.schema.json" v "$r/$w.nocona.json" c2c/c2c.schema.json
+done
+check "a run's boot record is valid against boot/boot.schema.json" \
+	v "$r/runs/calib-8/nocona/1/nocona.json" boot/boot.schema.json
+jq '.figures["64"].hitm.spread = -1' "$r/calib-8.nocona.json" > "$kf_tmp/neg.json"
+check_fails "the schema rejects a negative spread" 1 "less than the minimum" v "$kf_tmp/neg.json" c2c/c2c.schema.json
+
 # Nothing changed: a second make c2c runs nothing.
 before=$(stat -c %Y "$r/calib-8.nocona.json" "$r"/runs/calib-8/nocona/1/nocona.json | md5sum)
 make out="$o" c2c flavour=generic workload=calib-8 runs=1 crosscheck=1 > "$kf_tmp/noop.out" 2>&1
