@@ -429,11 +429,6 @@ static int write_byte(int fd)
 	return n == 1 ? 0 : -1;
 }
 
-struct c2c_child {
-	int cpu;
-	int ready, go;			/* pipes: tell the parent, wait for it */
-};
-
 /* Child body: the workload of one CPU; returns its exit status. */
 typedef int (*c2c_body)(int cpu, void *arg);
 
@@ -469,8 +464,9 @@ static int c2c_pair(c2c_body body, void *arg)
 		if (read_byte(ready[0]))
 			bad = 1;	/* a child died before it was ready */
 	c2c_open();
-	if (!bad && (write_byte(go[1]) || write_byte(go[1])))
-		bad = 1;
+	for (int c = 0; c < 2 && !bad; c++)
+		if (write_byte(go[1]))
+			bad = 1;
 	for (int c = 0; c < 2; c++) {
 		if (waitpid(pid[c], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			bad = bad ? bad : (WIFEXITED(status) ? WEXITSTATUS(status) : 9);
@@ -533,7 +529,7 @@ static void c2c_workload(const char *name)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(calib) / sizeof(calib[0]); i++) {
-		if (strcmp(name, calib[i].name))
+		if (strcmp(name, calib[i].name) != 0)
 			continue;
 		/* A page: the counters start from a 128-byte boundary. */
 		char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,

@@ -40,10 +40,11 @@ static int parse_line(struct kf_c2c_raw *r, const char *l, int no, char *err, si
 	} else if (sscanf(l, "vcpus %d%n", &r->vcpus, &n) == 1 && !l[n]) {
 		if (r->vcpus < 1 || r->vcpus > KF_C2C_MAXCPUS)
 			return bad(err, es, no, "%d vCPUs, want 1 to %d", r->vcpus, KF_C2C_MAXCPUS);
-	} else if (sscanf(l, "window %u %u%n", &r->opens, &r->closes, &n) == 2 && !l[n]) {
-	} else if (sscanf(l, "insns %" SCNu64 "%n", &r->insns, &n) == 1 && !l[n]) {
-	} else if (sscanf(l, "mem %" SCNu64 " io %" SCNu64 " high %" SCNu64 "%n",
-			  &r->mem, &r->mem_io, &r->mem_high, &n) == 3 && !l[n]) {
+	} else if ((sscanf(l, "window %u %u%n", &r->opens, &r->closes, &n) == 2 && !l[n]) ||
+		   (sscanf(l, "insns %" SCNu64 "%n", &r->insns, &n) == 1 && !l[n]) ||
+		   (sscanf(l, "mem %" SCNu64 " io %" SCNu64 " high %" SCNu64 "%n",
+			   &r->mem, &r->mem_io, &r->mem_high, &n) == 3 && !l[n])) {
+		return 0;	/* read into r */
 	} else if (sscanf(l, "vcpu %d%n", &c, &n) == 1) {
 		if (c < 0 || c >= KF_C2C_MAXCPUS)
 			return bad(err, es, no, "vCPU %d out of range", c);
@@ -91,7 +92,7 @@ int kf_c2c_raw_parse(struct kf_c2c_raw *r, const char *text, char *err, size_t e
 		no++;
 		if (ended)
 			rc = bad(err, es, no, "text after 'end'");
-		else if (no == 1 && strcmp(l, KF_C2C_RAW_MAGIC))
+		else if (no == 1 && strcmp(l, KF_C2C_RAW_MAGIC) != 0)
 			rc = bad(err, es, no, "'%s', want '%s' (not the c2c plugin's output, or "
 				 "of another version)", l, KF_C2C_RAW_MAGIC);
 		else if (!strcmp(l, "end"))

@@ -43,7 +43,7 @@ static double iterations;
 /* A figure over the runs: v[i] is run i's value. */
 static json_t *figure(const double *v)
 {
-	double s[MAX_RUNS], med, lo = v[0], hi = v[0];
+	double s[MAX_RUNS] = { 0 }, med, lo = v[0], hi = v[0];
 
 	memcpy(s, v, nruns * sizeof(*v));
 	med = kf_c2c_median(s, nruns);
@@ -57,7 +57,7 @@ static json_t *figure(const double *v)
 }
 
 /* The figure of expr, an expression of r, each run's struct kf_c2c_raw. */
-#define RAWFIG(expr) ({ double v_[MAX_RUNS]; \
+#define RAWFIG(expr) ({ double v_[MAX_RUNS] = { 0 }; \
 	for (size_t i_ = 0; i_ < nruns; i_++) { const struct kf_c2c_raw *r = &runs[i_].raw; \
 		v_[i_] = (double)(expr); } figure(v_); })
 
@@ -136,16 +136,17 @@ static json_t *lines_json(void)
 			}
 		}
 	for (size_t j = 0; j < nk; j++) {
-		double v[MAX_RUNS];
+		double v[MAX_RUNS] = { 0 };
 
 		for (size_t r = 0; r < nruns; r++)
 			v[r] = line_fig(r, k[j].size, k[j].addr, 0);
 		k[j].hitm = kf_c2c_median(v, nruns);
 	}
-	qsort(k, nk, sizeof(*k), by_hitm);
+	if (nk)
+		qsort(k, nk, sizeof(*k), by_hitm);
 	for (size_t j = 0; j < nk; j++) {
 		int s = k[j].size == 64 ? 0 : 1;
-		double v[4][MAX_RUNS];
+		double v[4][MAX_RUNS] = { { 0 } };
 		char addr[32], pc[32];
 
 		if (kept[s]++ >= TOP_LINES)
@@ -186,17 +187,17 @@ static void read_run(struct run *r, const char *workload)
 	char *rawpath, *text, *logpath, err[256];
 	const char *w;
 
-	if (len < 6 || strcmp(r->path + len - 5, ".json"))
+	if (len < 6 || strcmp(r->path + len - 5, ".json") != 0)
 		kf_die(2, "--run %s: want a run's boot record DIR/<cpu>.json", r->path);
 	kf_boot_rec_read(&r->boot, r->path, KF_MUST, "run make c2c again");
 	logpath = kf_xasprintf("%.*s.log", (int)(len - 5), r->path);
-	if (!r->boot.verdict || strcmp(r->boot.verdict, "pass"))
+	if (!r->boot.verdict || strcmp(r->boot.verdict, "pass") != 0)
 		kf_die(2, "%s: the c2c run's verdict is %s, not pass; the init's reason "
 		       "(c2c_workload) is in %s. A kernel without CONFIG_SMP or "
 		       "sched_setaffinity cannot run the workloads (docs/c2c.md)", r->path,
 		       r->boot.verdict ? r->boot.verdict : "missing", logpath);
 	w = kf_boot_fact(&r->boot, "c2c.workload");
-	if (!w || strcmp(w, workload))
+	if (!w || strcmp(w, workload) != 0)
 		kf_die(2, "%s: the guest ran workload '%s', not '%s'; run make c2c again",
 		       r->path, w ? w : "(none)", workload);
 	w = kf_boot_fact(&r->boot, "c2c.iterations");
@@ -244,8 +245,8 @@ static void summary(int argc, char **argv)
 		double ik = kf_json_num(json_object_get(in, "kernel"), "per_iteration");
 		double iu = kf_json_num(json_object_get(in, "user"), "per_iteration");
 
-		printf("  C2C     %s %s on %s: HITM/iter 64B %.2f (false %.2f), 128B %.2f "
-		       "(false %.2f, spread %.0f%%); insns/iter kernel %.0f user %.0f\n",
+		printf("  C2C     %s %s on %s: HITM/iter 64B %.4g (false %.4g), 128B %.4g "
+		       "(false %.4g, spread %.0f%%); insns/iter kernel %.4g user %.4g\n",
 		       kf_json_str_or(rec, "flavour", "?"), kf_json_str_or(rec, "workload", "?"),
 		       kf_json_str_or(rec, "cpu", "?"), h64, f64, h128, f128, 100 * s128, ik, iu);
 		json_decref(rec);
@@ -319,7 +320,7 @@ int main(int argc, char **argv)
 	whole = json_pack("{s:o, s:o, s:o}", "insns", RAWFIG(r->insns),
 			  "accesses", RAWFIG(r->mem), "io_accesses", RAWFIG(r->mem_io));
 	{
-		double v[MAX_RUNS];
+		double v[MAX_RUNS] = { 0 };
 
 		for (size_t i = 0; i < nruns; i++)
 			v[i] = runs[i].boot.wall_seconds;
