@@ -35,10 +35,12 @@
  *          start, or the same counter (user-space accesses)
  *   pipe   a one-byte ping-pong between two processes pinned to CPU 0 and
  *          CPU 1 over two pipes (perf bench sched pipe's shape)
+ *   futex  the same ping-pong as turns over a shared int, futex wait/wake
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -389,6 +392,7 @@ static void print_facts(int have_probe)
  */
 #define C2C_CALIB_ITERATIONS	3000000L
 #define C2C_PIPE_ITERATIONS	2000L
+#define C2C_FUTEX_ITERATIONS	2000L
 
 static inline void c2c_open(void)
 {
@@ -513,6 +517,24 @@ static int pipe_body(int cpu, void *arg)
 	return 0;
 }
 
+/* Turns over a shared int: wait (FUTEX_WAIT) until it is ours, hand it
+ * over and wake the other (FUTEX_WAKE). */
+static int futex_body(int cpu, void *arg)
+{
+	volatile int *turn = arg;
+
+	for (long i = 0; i < C2C_FUTEX_ITERATIONS; i++) {
+		while (*turn != cpu)
+			if (syscall(SYS_futex, turn, FUTEX_WAIT, 1 - cpu, NULL, NULL, 0) &&
+			    errno != EAGAIN && errno != EINTR)
+				return 6;
+		*turn = 1 - cpu;
+		if (syscall(SYS_futex, turn, FUTEX_WAKE, 1, NULL, NULL, 0) < 0)
+			return 6;
+	}
+	return 0;
+}
+
 static void c2c_workload(const char *name)
 {
 	static const struct { const char *name; long offset; } calib[] = {
@@ -569,8 +591,25 @@ static void c2c_workload(const char *name)
 		}
 		return;
 	}
+	if (!strcmp(name, "futex")) {
+		int *turn = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+
+		if (turn == MAP_FAILED) {
+			fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
+			return;
+		}
+		*turn = 0;
+		if (c2c_pair(futex_body, turn) == 0) {
+			c2c_iterations = C2C_FUTEX_ITERATIONS;
+			c2c_unit = "round trip";
+			result("c2c_workload", 1);
+		}
+		munmap(turn, 4096);
+		return;
+	}
 	fail("c2c_workload", "unknown workload '%s'; valid: calib-8 calib-64 calib-128 "
-	     "calib-same pipe", name);
+	     "calib-same pipe futex", name);
 }
 
 static void print_ktap(void)

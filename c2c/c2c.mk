@@ -16,7 +16,7 @@ c2c_memory := 1G
 c2c_smp    := 2
 runs       ?= 5
 workload   ?= pipe
-c2c_workloads := pipe calib-8 calib-64 calib-128 calib-same
+c2c_workloads := pipe futex calib-8 calib-64 calib-128 calib-same
 ifneq ($(filter c2c,$(MAKECMDGOALS)),)
 ifneq ($(words $(c2c_cpu)),1)
 $(error make c2c runs on one machine: give one cpu= (now '$(cpu)'))
@@ -28,6 +28,15 @@ ifeq ($(shell [ '$(runs)' -ge 1 ] 2>/dev/null && echo ok),)
 $(error runs=$(runs): want a number of runs >= 1)
 endif
 endif
+
+# The machine as a file rewritten only when it changes (boot.mk's model
+# stamps): another memory or smp runs every run again.
+c2c_machine_stamp := $(kdir)/models/c2c-machine
+.PHONY: kf-c2c-machine-force
+$(c2c_machine_stamp): kf-c2c-machine-force
+	@mkdir -p $(@D)
+	@printf '%s\n' 'memory=$(c2c_memory) smp=$(c2c_smp) crosscheck=$(crosscheck)' > $@.tmp.$$$$; \
+	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
 
 # crosscheck=1: QEMU's own insn and mem plugins (built from the same
 # source package) run beside ours in every run, so both see one execution;
@@ -52,7 +61,7 @@ c2c_rundir = $(kdir)/$(1)/c2c/runs/$(2)/$(3)/$(4)
 define c2c_run
 $(call c2c_rundir,$(1),$(2),$(3),$(4))/$(3).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
 		$(c2c_plugin) $(if $(filter 1,$(crosscheck)),$(c2c_insn_plugin) $(c2c_mem_plugin)) \
-		$(call model_stamp,$(3)) \
+		$(call model_stamp,$(3)) $(c2c_machine_stamp) \
 		$(if $(wildcard $(call c2c_rundir,$(1),$(2),$(3),$(4))/retry),kf-records-force) \
 		| $(tools)/boot-runner
 	@rm -f $$(@D)/retry $$(@D)/$(3).raw

@@ -234,22 +234,17 @@ static void usage(void)
 static void summary(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
-		json_t *rec = kf_record_load(argv[i], "c2c", KF_MUST, "run make c2c again");
-		json_t *f = json_object_get(rec, "figures");
-		json_t *in = json_object_get(rec, "insns");
-		double h64 = kf_json_num(json_object_get(json_object_get(f, "64"), "hitm"), "per_iteration");
-		double f64 = kf_json_num(json_object_get(json_object_get(f, "64"), "hitm_false"), "per_iteration");
-		double h128 = kf_json_num(json_object_get(json_object_get(f, "128"), "hitm"), "per_iteration");
-		double f128 = kf_json_num(json_object_get(json_object_get(f, "128"), "hitm_false"), "per_iteration");
-		double s128 = kf_json_num(json_object_get(json_object_get(f, "128"), "hitm"), "spread");
-		double ik = kf_json_num(json_object_get(in, "kernel"), "per_iteration");
-		double iu = kf_json_num(json_object_get(in, "user"), "per_iteration");
+		struct kf_c2c_rec c;
 
+		kf_c2c_rec_read(&c, argv[i], KF_MUST, "run make c2c again");
 		printf("  C2C     %s %s on %s: HITM/iter 64B %.4g (false %.4g), 128B %.4g "
-		       "(false %.4g, spread %.0f%%); insns/iter kernel %.4g user %.4g\n",
-		       kf_json_str_or(rec, "flavour", "?"), kf_json_str_or(rec, "workload", "?"),
-		       kf_json_str_or(rec, "cpu", "?"), h64, f64, h128, f128, 100 * s128, ik, iu);
-		json_decref(rec);
+		       "(false %.4g, spread %.0f%%); insns/iter kernel %.0f user %.1f\n",
+		       c.h.flavour ? c.h.flavour : "?", c.workload ? c.workload : "?",
+		       c.cpu ? c.cpu : "?", c.size64.hitm.per_iteration,
+		       c.size64.hitm_false.per_iteration, c.size128.hitm.per_iteration,
+		       c.size128.hitm_false.per_iteration, 100 * c.size128.hitm.spread,
+		       c.insns_kernel.per_iteration, c.insns_user.per_iteration);
+		kf_c2c_rec_free(&c);
 	}
 }
 

@@ -138,4 +138,20 @@ if [ $rc != 0 ] && grep -q "cannot fetch Debian's source package qemu=1:0.0-0kf"
 else not_ok "a source package the mirror lacks is refused (exit $rc)"; diag < "$kf_tmp/nosrc.out"; fi
 check "the cached source is still there" test -s "$src/include/qemu/qemu-plugin.h"
 
+# --- a kernel that cannot run the workload: one CPU online -------------------
+# (as a kernel without CONFIG_SMP would be): the init fails c2c_workload,
+# make c2c refuses naming the run's log, the earlier record stays; the
+# machine back to 2 CPUs, the run is made again.
+rec=$r/calib-128.nocona.json
+sum=$(md5sum < "$rec")
+make out="$o" c2c flavour=generic workload=calib-128 runs=1 crosscheck=1 c2c_smp=1 > "$kf_tmp/smp1.out" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q "verdict is test-fail, not pass; the init's reason (c2c_workload) is in .*/runs/calib-128/nocona/1/nocona.log" "$kf_tmp/smp1.out" &&
+	grep -q "c2c_workload: calib-128 needs 2 CPUs online" "$r/runs/calib-128/nocona/1/nocona.log" &&
+	[ "$(md5sum < "$rec")" = "$sum" ]; then ok "one CPU: make c2c refuses, names the log; the record is untouched"
+else not_ok "one CPU: make c2c refuses (exit $rc)"; diag < "$kf_tmp/smp1.out"; fi
+check "2 CPUs again: the run is made again and the record rewritten" \
+	make out="$o" c2c flavour=generic workload=calib-128 runs=1 crosscheck=1
+check_eq "... as none sharing at 128 bytes" "$(classify calib-128 128)" none
+
 done_testing
