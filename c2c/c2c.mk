@@ -50,10 +50,11 @@ c2c_cross_plugins = $(if $(filter 1,$(crosscheck)),--plugin file=$(c2c_insn_plug
 # The calibration counts user-space accesses, the workloads kernel ones.
 c2c_count = $(if $(filter calib-%,$(1)),user,kernel)
 
-$(eval $(call tool,c2c-record,c2c/record.c c2c/raw.c $(records_src),-ljansson -lm))
-$(tools)/c2c-record: c2c/raw.h c2c/c2c.h
+$(eval $(call tool,c2c-record,c2c/record.c c2c/raw.c c2c/attrib.c $(records_src),-ljansson -lm -lelf))
+$(tools)/c2c-record: c2c/raw.h c2c/c2c.h c2c/attrib.h
 
-# c2c_run FLAVOUR WORKLOAD CPU N: one boot with the plugin. The runner exits
+# c2c_run FLAVOUR WORKLOAD CPU N: one boot with the plugin, nokaslr: the
+# host maps the kernel image's lines to vmlinux's addresses. The runner exits
 # 1 when the boot's verdict is not pass (the workload failed, or the kernel
 # lacks what it needs): the run stays for c2c-record to name, and a retry
 # file beside it runs it again next time.
@@ -61,14 +62,14 @@ c2c_rundir = $(kdir)/$(1)/c2c/runs/$(2)/$(3)/$(4)
 define c2c_run
 $(call c2c_rundir,$(1),$(2),$(3),$(4))/$(3).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
 		$(c2c_plugin) $(if $(filter 1,$(crosscheck)),$(c2c_insn_plugin) $(c2c_mem_plugin)) \
-		$(call model_stamp,$(3)) $(c2c_machine_stamp) \
+		$(call model_stamp,$(3)) $(c2c_machine_stamp) c2c/c2c.mk \
 		$(if $(wildcard $(call c2c_rundir,$(1),$(2),$(3),$(4))/retry),kf-records-force) \
 		| $(tools)/boot-runner
 	@rm -f $$(@D)/retry $$(@D)/$(3).raw
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
 		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(3) \
 		--models $(boot_models) --kver $(kver) --out $$(@D) --quiet \
-		--memory $(c2c_memory) --smp $(c2c_smp) --append kflavour.c2c=$(2) \
+		--memory $(c2c_memory) --smp $(c2c_smp) --append 'nokaslr kflavour.c2c=$(2)' \
 		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
 		--plugin file=$(c2c_plugin),out=$$(@D)/$(3).raw,count=$(call c2c_count,$(2)) \
 		$(c2c_cross_plugins) \
@@ -79,11 +80,13 @@ c2c_nums := $(shell seq 1 $(runs) 2>/dev/null)
 c2c_record = $(kdir)/$(1)/c2c/$(if $(filter pipe,$(2)),,$(2).)$(3).json
 c2c_runs = $(foreach n,$(c2c_nums),$(call c2c_rundir,$(1),$(2),$(3),$(n))/$(3).json)
 
-# c2c_rec FLAVOUR WORKLOAD CPU: the record of runs= runs.
+# c2c_rec FLAVOUR WORKLOAD CPU: the record of runs= runs, its lines
+# attributed to the objects of the flavour's vmlinux (c2c/attrib.h).
+# A new c2c-record rewrites it from the same runs (no boot).
 define c2c_rec
-$(call c2c_record,$(1),$(2),$(3)): $(call c2c_runs,$(1),$(2),$(3)) | $(tools)/c2c-record
+$(call c2c_record,$(1),$(2),$(3)): $(call c2c_runs,$(1),$(2),$(3)) $(tools)/c2c-record
 	@$(tools)/c2c-record --out $$@ --flavour $(1) --kver $(kver) --cpu $(3) \
-		--workload $(2) $(foreach r,$(call c2c_runs,$(1),$(2),$(3)),--run $(r))
+		--workload $(2) --vmlinux $(kdir)/$(1)/vmlinux $(foreach r,$(call c2c_runs,$(1),$(2),$(3)),--run $(r))
 endef
 
 ifneq ($(filter c2c,$(MAKECMDGOALS)),)

@@ -3,7 +3,7 @@
  * record.c - the c2c record from N runs of one workload (docs/c2c.md).
  *
  *   c2c-record --out FILE --flavour F --kver K --cpu C --workload W
- *              --run DIR/<cpu>.json ...
+ *              [--vmlinux VMLINUX] --run DIR/<cpu>.json ...
  *       each --run names one run's boot record; its plugin output is
  *       DIR/<cpu>.raw beside it. Writes FILE (c2c/c2c.schema.json): each
  *       figure's median, min, max and spread over the runs, per iteration
@@ -14,6 +14,7 @@
  *       one line per record: HITMs and false-sharing HITMs per iteration at
  *       64 and 128 bytes, instructions per iteration, the spread.
  */
+#include "attrib.h"
 #include "raw.h"
 #include "../lib/kf.h"
 #include "../lib/records.h"
@@ -39,6 +40,104 @@ struct run {
 static struct run runs[MAX_RUNS];
 static size_t nruns;
 static double iterations;
+
+static json_t *figure(const double *v);
+
+/* Attribution (attrib.h): with --vmlinux. */
+#define MAX_OBJS	8
+static struct kf_syms syms;
+static int have_syms, have_pcpu;
+static uint64_t pcpu_base, pcpu_unit, pcpu_static;
+
+struct objs {
+	const struct kf_sym *v[MAX_OBJS];
+	size_t n;		/* overlapping, may exceed MAX_OBJS */
+	int cpu;		/* per-CPU objects: whose unit; -1 static */
+};
+
+/* The kernel objects in [addr, addr + size): static ones through the
+ * image mapping, per-CPU ones through the inferred first chunk. */
+static void objects(uint64_t addr, unsigned size, struct objs *o)
+{
+	uint64_t text_pa = syms.text - KF_START_KERNEL_MAP, end_pa = syms.end - KF_START_KERNEL_MAP;
+
+	o->n = 0;
+	o->cpu = -1;
+	if (!have_syms)
+		return;
+	if (addr + size > text_pa && addr < end_pa) {
+		o->n = kf_syms_overlap(syms.obj, syms.nobj, addr + KF_START_KERNEL_MAP, size,
+				       o->v, MAX_OBJS);
+	} else if (have_pcpu && addr >= pcpu_base &&
+		   addr - pcpu_base < (uint64_t)runs[0].raw.vcpus * pcpu_unit &&
+		   (addr - pcpu_base) % pcpu_unit < pcpu_static) {
+		o->cpu = (int)((addr - pcpu_base) / pcpu_unit);
+		o->n = kf_syms_overlap(syms.pcpu, syms.npcpu, (addr - pcpu_base) % pcpu_unit, size,
+				       o->v, MAX_OBJS);
+	}
+}
+
+/* --vmlinux: its symbols, and the per-CPU first chunk from the first
+ * run's log and the lines of every run. Exits 2 when vmlinux is bad. */
+static void attribution(const char *vmlinux)
+{
+	char err[512], *logpath, *log;
+	size_t len = strlen(runs[0].path);
+
+	if (kf_syms_load(&syms, vmlinux, err, sizeof(err)))
+		kf_die(2, "%s", err);
+	have_syms = 1;
+	logpath = kf_xasprintf("%.*s.log", (int)(len - 5), runs[0].path);
+	log = kf_read_file(logpath, NULL);
+	if (log && !kf_percpu_sizes(log, &pcpu_static, &pcpu_unit)) {
+		uint64_t *addrs = NULL;
+		size_t n = 0;
+
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t i = 0; i < runs[r].raw.nlines; i++) {
+				addrs = kf_xrealloc(addrs, (n + 1) * sizeof(*addrs));
+				addrs[n++] = runs[r].raw.lines[i].addr;
+			}
+		/* The embedding allocator places the chunk PMD-aligned (2 MiB). */
+		have_pcpu = !kf_percpu_base(addrs, n, pcpu_unit, pcpu_static, runs[0].raw.vcpus,
+					    2u << 20, &pcpu_base);
+		free(addrs);
+	}
+	free(log);
+	free(logpath);
+}
+
+static json_t *attribution_json(const char *vmlinux)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "0x%" PRIx64, pcpu_base);
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "vmlinux", vmlinux ? json_string(vmlinux) : json_null(),
+			 "percpu_base", have_pcpu ? json_string(b) : json_null(),
+			 "percpu_unit", have_pcpu ? json_integer((json_int_t)pcpu_unit) : json_null(),
+			 "percpu_static", have_pcpu ? json_integer((json_int_t)pcpu_static) : json_null());
+}
+
+/* Per run: HITMs on lines of size s holding more than one object. */
+static json_t *multi_json(int s)
+{
+	double v[MAX_RUNS] = { 0 };
+	unsigned size = s ? 128 : 64;
+
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r].raw.nlines; i++) {
+			const struct kf_c2c_line *l = &runs[r].raw.lines[i];
+			struct objs o;
+
+			if (l->size != size)
+				continue;
+			objects(l->addr, size, &o);
+			if (o.n > 1)
+				v[r] += (double)l->hitm;
+		}
+	return figure(v);
+}
 
 /* A figure over the runs: v[i] is run i's value. */
 static json_t *figure(const double *v)
@@ -72,7 +171,8 @@ static uint64_t sum(const uint64_t *a, int n)
 
 static json_t *size_json(int s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "hitm_multi_object", multi_json(s),
 			 "accesses", RAWFIG(r->size[s].accesses),
 			 "stores", RAWFIG(r->size[s].stores),
 			 "hitm", RAWFIG(r->size[s].hitm),
@@ -156,10 +256,20 @@ static json_t *lines_json(void)
 				v[w][r] = line_fig(r, k[j].size, k[j].addr, w);
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, k[j].addr);
 		snprintf(pc, sizeof(pc), "0x%" PRIx64, k[j].pc);
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o}",
+		struct objs o;
+		const struct kf_sym *fn = have_syms ? kf_syms_func(&syms, k[j].pc) : NULL;
+		json_t *names = json_array();
+
+		objects(k[j].addr, k[j].size, &o);
+		for (size_t i = 0; i < o.n && i < MAX_OBJS; i++)
+			json_array_append_new(names, json_string(o.v[i]->name));
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}",
 			"size", (int)k[j].size, "addr", addr, "pc", pc,
 			"hitm", figure(v[0]), "hitm_false", figure(v[1]),
-			"invalidations", figure(v[2]), "accesses", figure(v[3])));
+			"invalidations", figure(v[2]), "accesses", figure(v[3]),
+			"objects", names, "nobjects", (int)o.n,
+			"percpu_cpu", o.cpu >= 0 ? json_integer(o.cpu) : json_null(),
+			"function", fn ? json_string(fn->name) : json_null()));
 	}
 	free(k);
 	return a;
@@ -226,7 +336,7 @@ static void read_run(struct run *r, const char *workload)
 static void usage(void)
 {
 	fprintf(stderr, "usage: c2c-record --out FILE --flavour F --kver K --cpu C --workload W "
-		"--run DIR/<cpu>.json...\n"
+		"[--vmlinux VMLINUX] --run DIR/<cpu>.json...\n"
 		"       c2c-record --summary RECORD...\n");
 	exit(2);
 }
@@ -238,12 +348,14 @@ static void summary(int argc, char **argv)
 
 		kf_c2c_rec_read(&c, argv[i], KF_MUST, "run make c2c again");
 		printf("  C2C     %s %s on %s: HITM/iter 64B %.4g (false %.4g), 128B %.4g "
-		       "(false %.4g, spread %.0f%%); insns/iter kernel %.0f user %.1f\n",
+		       "(false %.4g, on lines of 2+ objects %.4g, spread %.0f%%); "
+		       "insns/iter kernel %.0f user %.1f\n",
 		       c.h.flavour ? c.h.flavour : "?", c.workload ? c.workload : "?",
 		       c.cpu ? c.cpu : "?", c.size64.hitm.per_iteration,
 		       c.size64.hitm_false.per_iteration, c.size128.hitm.per_iteration,
-		       c.size128.hitm_false.per_iteration, 100 * c.size128.hitm.spread,
-		       c.insns_kernel.per_iteration, c.insns_user.per_iteration);
+		       c.size128.hitm_false.per_iteration, c.size128.hitm_multi_object.per_iteration,
+		       100 * c.size128.hitm.spread, c.insns_kernel.per_iteration,
+		       c.insns_user.per_iteration);
 		kf_c2c_rec_free(&c);
 	}
 }
@@ -258,9 +370,11 @@ int main(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "run", required_argument, NULL, 'r' },
 		{ "summary", no_argument, NULL, 's' },
+		{ "vmlinux", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *flavour = NULL, *kver = NULL, *cpu = NULL, *workload = NULL;
+	const char *vmlinux = NULL;
 	int c, do_summary = 0;
 	json_t *rec, *figs, *whole, *run_paths;
 
@@ -278,6 +392,7 @@ int main(int argc, char **argv)
 			runs[nruns++].path = optarg;
 			break;
 		case 's': do_summary = 1; break;
+		case 'V': vmlinux = optarg; break;
 		default: usage();
 		}
 	}
@@ -294,6 +409,9 @@ int main(int argc, char **argv)
 		    runs[i].raw.count_kernel != runs[0].raw.count_kernel)
 			kf_die(2, "%s: another machine or count= than %s; run make c2c again",
 			       runs[i].path, runs[0].path);
+
+	if (vmlinux)
+		attribution(vmlinux);
 
 	rec = kf_record_new("c2c", flavour, kver, runs[0].boot.h.release);
 	json_object_set_new(rec, "cpu", json_string(cpu));
@@ -322,6 +440,7 @@ int main(int argc, char **argv)
 		json_object_set_new(whole, "wall_seconds", figure(v));
 	}
 	json_object_set_new(rec, "whole_run", whole);
+	json_object_set_new(rec, "attribution", attribution_json(vmlinux));
 	json_object_set_new(rec, "lines", lines_json());
 	run_paths = json_array();
 	for (size_t i = 0; i < nruns; i++)
@@ -335,5 +454,6 @@ int main(int argc, char **argv)
 		kf_boot_rec_free(&runs[i].boot);
 		kf_c2c_raw_free(&runs[i].raw);
 	}
+	kf_syms_free(&syms);
 	return 0;
 }

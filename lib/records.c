@@ -433,6 +433,7 @@ static void read_sizefigs(struct kf_c2c_sizefigs *s, const json_t *o)
 	read_fig(&s->hitm_true, json_object_get(o, "hitm_true"));
 	read_fig(&s->hitm_false, json_object_get(o, "hitm_false"));
 	read_fig(&s->invalidations, json_object_get(o, "invalidations"));
+	read_fig(&s->hitm_multi_object, json_object_get(o, "hitm_multi_object"));
 }
 
 int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
@@ -462,6 +463,7 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	c->workload = str(j, "workload");
 	c->count = str(j, "count");
 	c->unit = str(j, "unit");
+	c->percpu_base = str(json_object_get(j, "attribution"), "percpu_base");
 	c->vcpus = kf_json_int(j, "vcpus");
 	c->iterations = kf_json_int(j, "iterations");
 	c->runs = kf_json_int(j, "runs");
@@ -490,6 +492,10 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 		read_fig(&l->hitm_false, json_object_get(v, "hitm_false"));
 		read_fig(&l->invalidations, json_object_get(v, "invalidations"));
 		read_fig(&l->accesses, json_object_get(v, "accesses"));
+		l->objects = strs(v, "objects", &l->nobjects_kept);
+		l->nobjects = kf_json_int(v, "nobjects");
+		l->percpu_cpu = kf_json_int(v, "percpu_cpu");
+		l->function = str(v, "function");
 	}
 	json_decref(j);
 	return 0;
@@ -504,9 +510,12 @@ void kf_c2c_rec_free(struct kf_c2c_rec *c)
 	free(c->workload);
 	free(c->count);
 	free(c->unit);
+	free(c->percpu_base);
 	for (size_t i = 0; i < c->nlines; i++) {
 		free(c->lines[i].addr);
 		free(c->lines[i].pc);
+		free_strs(c->lines[i].objects, c->lines[i].nobjects_kept);
+		free(c->lines[i].function);
 	}
 	free(c->lines);
 	memset(c, 0, sizeof(*c));

@@ -194,17 +194,24 @@ struct kf_c2c_fig {
 /* The figures of one line size ("figures": "64", "128"). */
 struct kf_c2c_sizefigs {
 	struct kf_c2c_fig accesses, stores, hitm, hitm_true, hitm_false, invalidations;
+	struct kf_c2c_fig hitm_multi_object;	/* on lines of two objects or more */
 };
 
 struct kf_c2c_recline {
 	long long size;			/* 64 or 128, -1 missing */
 	char *addr, *pc;		/* "0x..." */
 	struct kf_c2c_fig hitm, hitm_false, invalidations, accesses;
+	char **objects;			/* kernel objects in the line */
+	size_t nobjects_kept;
+	long long nobjects;		/* all of them, -1 missing */
+	long long percpu_cpu;		/* per-CPU objects: whose; -1 static/none */
+	char *function;			/* of the last HITM's instruction */
 };
 
 struct kf_c2c_rec {
 	struct kf_rec_head h;
 	char *cpu, *cpu_string, *qemu_version, *workload, *count, *unit;
+	char *percpu_base;		/* "0x...", NULL: not inferred */
 	long long vcpus, iterations, runs;
 	struct kf_c2c_sizefigs size64, size128;
 	struct kf_c2c_fig insns_kernel, insns_user;

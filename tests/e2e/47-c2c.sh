@@ -90,6 +90,31 @@ check_eq "a second make c2c runs nothing" \
 	"$(grep -c 'HOSTCC\|  C2C     /' "$kf_tmp/noop.out"):$(stat -c %Y "$r/calib-8.nocona.json" "$r"/runs/calib-8/nocona/1/nocona.json | md5sum)" \
 	"0:$before"
 
+# --- pipe, generic against mpsc on one machine (nocona, 128-byte lines) -----
+# generic's 64-byte-aligned per-CPU objects share 128-byte lines
+# (FIELD.md): the record names them; mpsc's 128-byte padding keeps them
+# apart. One run each (the docs give the spread of 5).
+check "make c2c flavour='generic mpsc' runs=1 (pipe)" make out="$o" c2c flavour="generic mpsc" runs=1
+pairs() {	# the 128-byte per-CPU lines of 100+ HITMs holding 2+ objects
+	jq -r '[.lines[] | select(.size == 128 and .percpu_cpu != null and .nobjects >= 2 and
+		.hitm.median >= 100) | .objects | join("+")] | unique | join(" ")' "$o/6.1/$1/c2c/nocona.json"
+}
+g=$(pairs generic) m=$(pairs mpsc)
+if [[ " $g " == *" cpu_worker_pools+runqueues "* && " $g " == *" call_single_queue+cfd_data "* ]]; then
+	ok "generic: per-CPU objects share 128-byte lines ($g)"
+else not_ok "generic: cpu_worker_pools+runqueues and call_single_queue+cfd_data share lines (got '$g')"; fi
+check_eq "mpsc: no per-CPU line of 100+ HITMs holds two objects" "$m" ""
+gm=$(jq '.figures["128"].hitm_multi_object.median' "$o/6.1/generic/c2c/nocona.json")
+mm=$(jq '.figures["128"].hitm_multi_object.median' "$o/6.1/mpsc/c2c/nocona.json")
+[ -n "$gm" ] && [ -n "$mm" ] && [ "${gm%.*}" -gt $(( 20 * (${mm%.*} + 1) )) ] &&
+	ok "HITMs on 128-byte lines of 2+ objects: generic $gm, mpsc $mm" ||
+	not_ok "HITMs on 128-byte lines of 2+ objects: generic '$gm' not 20x mpsc '$mm'"
+check_eq "the per-CPU chunk was found at the same base for both" \
+	"$(jq -r .attribution.percpu_base "$o/6.1/generic/c2c/nocona.json") $(jq -r .attribution.percpu_base "$o/6.1/mpsc/c2c/nocona.json")" \
+	"0x3fc00000 0x3fc00000"
+check "generic's pipe record is valid against c2c/c2c.schema.json" \
+	v "$o/6.1/generic/c2c/nocona.json" c2c/c2c.schema.json
+
 # --- c2c-record: a bad run is refused, the record left as it was -------------
 rec=$r/calib-8.nocona.json
 sum=$(md5sum < "$rec")

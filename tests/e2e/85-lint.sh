@@ -54,7 +54,8 @@ check "valgrind: lint" "${vg[@]}" "$t/config-lint" fragments/base.config fragmen
 check "valgrind: boot-runner --parse" "${vg[@]}" "$t/boot-runner" --parse tests/data/logs/pass-mpsc-nocona.log
 c2crun=$o/6.1/generic/c2c/runs/calib-8/nocona/1/nocona.json
 check "valgrind: c2c-record (a run of tests/e2e/47-c2c.sh)" "${vg[@]}" "$t/c2c-record" --out "$kf_tmp/c2c.json" \
-	--flavour generic --kver 6.1 --cpu nocona --workload calib-8 --run "$c2crun" --run "$c2crun"
+	--flavour generic --kver 6.1 --cpu nocona --workload calib-8 --run "$c2crun" --run "$c2crun" \
+	--vmlinux "$o/6.1/generic/vmlinux"
 check "valgrind: c2c-record --summary" "${vg[@]}" "$t/c2c-record" --summary "$kf_tmp/c2c.json"
 check "valgrind: report" make -s report-only out="$o" VALGRIND="${vg[*]}"
 # The kernel patches: checkpatch --strict clean, and no new W=1 warnings.

@@ -224,6 +224,22 @@ static void test_c2c_record(void **state)
 	assert_true(!strncmp(c.lines[0].addr, "0x", 2) && !strncmp(c.lines[0].pc, "0x", 2));
 	/* most HITMs first */
 	assert_true(c.lines[0].hitm.median >= c.lines[c.nlines - 1].hitm.median);
+	/* attributed: generic's per-CPU runqueues shares a 128-byte line */
+	assert_string_equal(c.percpu_base, "0x3fc00000");
+	assert_true(c.size128.hitm_multi_object.median > 1000);
+	{
+		int found = 0;
+
+		for (size_t i = 0; i < c.nlines; i++) {
+			const struct kf_c2c_recline *l = &c.lines[i];
+
+			for (size_t k = 0; k < l->nobjects_kept; k++)
+				if (l->size == 128 && l->nobjects >= 2 && l->percpu_cpu >= 0 &&
+				    !strcmp(l->objects[k], "runqueues") && l->function)
+					found = 1;
+		}
+		assert_true(found);
+	}
 	kf_c2c_rec_free(&c);
 
 	path = put("c2c/bare.json", "{\"record\": \"c2c\", \"format\": 1, \"runs\": \"5\",\n"
@@ -238,6 +254,10 @@ static void test_c2c_record(void **state)
 	assert_int_equal(c.nlines, 1);
 	assert_int_equal(c.lines[0].size, 64);
 	assert_null(c.lines[0].addr);
+	assert_int_equal(c.lines[0].nobjects, -1);
+	assert_int_equal(c.lines[0].percpu_cpu, -1);
+	assert_int_equal(c.lines[0].nobjects_kept, 0);
+	assert_null(c.percpu_base);
 	kf_c2c_rec_free(&c);
 	/* a boot record is not a c2c record */
 	assert_int_equal(kf_c2c_rec_read(&c, FIXTURE "/generic/boot/nocona.json", KF_QUIET, ""), -1);
