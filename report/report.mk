@@ -13,7 +13,7 @@
 report_page := report/page.c
 report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
 	report/logdiff.c report/rows.c report/table.c report/json.c \
-	report/html.c report/svg.c $(report_page) $(records_src)
+	report/html.c report/svg.c report/c2c.c $(report_page) $(records_src)
 $(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: report/page.h report/report.css
 $(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
 $(tools)/report: report/report.h report/render.h boot/console.h

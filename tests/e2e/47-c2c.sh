@@ -115,6 +115,23 @@ check_eq "the per-CPU chunk was found at the same base for both" \
 check "generic's pipe record is valid against c2c/c2c.schema.json" \
 	v "$o/6.1/generic/c2c/nocona.json" c2c/c2c.schema.json
 
+# The report's section "Cache-line contention (emulated)": table, report.json
+# (valid) and HTML name the objects that share a line in generic, not mpsc.
+make -s out="$o" report-only flavour="generic mpsc" > "$kf_tmp/report.out" 2>&1
+sec=$(sed -n '/^Cache-line contention (emulated): pipe on nocona/,/^mpsc: /p' "$kf_tmp/report.out")
+if grep -q '^  on lines of 2+ objects' <<< "$sec" &&
+	grep -q '^generic: [0-9]* 128-byte lines of 2+ objects with HITMs, most first:' <<< "$sec" &&
+	grep -q '^  [0-9]* HITMs on cpu_worker_pools+runqueues (CPU [01])$' <<< "$sec" &&
+	grep -q '^mpsc: 0 128-byte lines of 2+ objects' <<< "$sec"; then
+	ok "report table: the c2c section names generic's shared lines, none for mpsc"
+else not_ok "report table: the c2c section"; diag < "$kf_tmp/report.out"; fi
+check "report.json is valid against report/report.schema.json" v "$o/6.1/report.json" report/report.schema.json
+check_eq "report.json: generic's shared 128-byte lines include cpu_worker_pools+runqueues" \
+	"$(jq -r '[.flavours[] | select(.name == "generic") | .c2c.shared_lines_128[].objects | join("+")] | index("cpu_worker_pools+runqueues") != null' "$o/6.1/report.json")" true
+check "report.html: the section and generic's runqueues line" \
+	sh -c "grep -q '<h2>Cache-line contention (emulated)</h2>' '$o/6.1/report.html' &&
+		grep -q '<code>cpu_worker_pools</code> + <code>runqueues</code>' '$o/6.1/report.html'"
+
 # --- c2c-record: a bad run is refused, the record left as it was -------------
 rec=$r/calib-8.nocona.json
 sum=$(md5sum < "$rec")
