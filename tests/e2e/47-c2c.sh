@@ -21,6 +21,19 @@ if ! grep -q FETCH "$kf_tmp/again.out" && [ "$(stat -c %Y "$o"/qemu-src/apt/list
 	ok "a second make c2c-plugins downloads nothing"
 else not_ok "a second make c2c-plugins downloads nothing"; diag < "$kf_tmp/again.out"; fi
 
+# As a user who may not write /etc or /var/lib/apt (nobody, when the tests
+# run as root): the private lists and cache under the given directory do.
+if [ "$(id -u)" = 0 ]; then
+	nr=$kf_tmp/nonroot && mkdir -p "$nr" && chmod 777 "$nr" && chmod o+x "$kf_tmp"
+	setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$nr" \
+		c2c/qemu-src.sh "$nr/qemu-src/v" "$(cat "$src/VERSION")" > "$kf_tmp/nr.out" 2>&1
+	if [ "$(stat -c %U "$nr/qemu-src/v/include/qemu/qemu-plugin.h" 2>/dev/null)" = nobody ]; then
+		ok "c2c/qemu-src.sh fetches the source as nobody, nothing in /etc"
+	else not_ok "c2c/qemu-src.sh as nobody"; diag < "$kf_tmp/nr.out"; fi
+else
+	ok "c2c/qemu-src.sh ran as $(id -un) above (make c2c-plugins)"
+fi
+
 # --- calibration: one run of each case, QEMU's insn and mem beside ours ------
 for w in calib-8 calib-64 calib-128 calib-same; do
 	rm -rf "$r/runs/$w" "$r/$w.nocona.json"
