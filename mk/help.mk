@@ -9,7 +9,7 @@ kflavour - pick, build, boot and compare x86-64 kernel flavours
 
 Pipeline (each target runs the stages before it):
   make                  all flavours: tree, config, build, every flavour on every
-                        CPU model (the matrix), results, report
+                        CPU model (the matrix), results, c2c, report
   make flavour=mpsc     the same for one flavour (several: flavour="k8 mpsc")
   make tree             extract $(tarball) and apply patches/$(kver)/series
   make config           merge fragments into out/<kver>/<flavour>/.config and audit it

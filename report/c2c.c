@@ -7,6 +7,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static const struct {
 	const char *label;
@@ -66,4 +67,9 @@ size_t c2c_shared_lines(const struct kf_c2c_rec *c, const struct kf_c2c_recline 
 			n++;
 		}
 	return n;
+}
+
+void c2c_fmt(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v >= 1000 ? "%.0f" : "%.4g", v);
 }

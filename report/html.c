@@ -629,7 +629,7 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 {
 	const struct kf_c2c_rec *first = NULL;
 	struct bar *bars;
-	char (*txt)[64];
+	char (*txt)[64], num[32];
 
 	for (size_t i = 0; i < r->nfl && !first; i++)
 		if (r->fl[i].has_c2c)
@@ -664,8 +664,8 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 				continue;
 			}
 			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
-			sb_addf(sb, "<td>%.4g <small>(%.0f%%)</small>%s</td>", g->per_iteration,
-				100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " <b>*</b>" : "");
+			c2c_fmt(num, sizeof(num), g->per_iteration);
+			sb_addf(sb, "<td>%s <small>(%.0f%%)</small>%s</td>", num, 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " <b>*</b>" : "");
 		}
 		sb_add(sb, "</tr>\n");
 	}

@@ -303,6 +303,9 @@ const struct kf_c2c_fig *c2c_row_fig(const struct kf_c2c_rec *c, enum c2c_row id
  * exceeds both max - min ranges; never with fewer than 2 runs a record
  * (no spread to judge by). */
 int c2c_differs(const struct kf_c2c_rec *a, const struct kf_c2c_rec *b, enum c2c_row id);
+/* A figure per iteration as the table and the HTML show it: whole numbers
+ * from 1000 up, 4 significant digits below. */
+void c2c_fmt(char *buf, size_t len, double v);
 /* Up to max 128-byte lines of c holding two objects or more, most HITMs
  * first; how many there are. */
 size_t c2c_shared_lines(const struct kf_c2c_rec *c, const struct kf_c2c_recline **out,

@@ -87,7 +87,7 @@ check-records:
 # report-only reads what is there and runs nothing else (VALGRIND=valgrind
 # runs the tool under it: tests/e2e/85-lint.sh).
 VALGRIND ?=
-report: $(tools)/report $$(want_records) $(results_ktap) $(junit_xml) $(kcidb_json)
+report: $(tools)/report $$(want_records) $$(c2c_want) $(results_ktap) $(junit_xml) $(kcidb_json)
 	@mkdir -p $(kdir)
 	@$(report_run) $(kdir) $(report_args)
 report-only: $(tools)/report

@@ -327,7 +327,7 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 static void c2c_print(FILE *f, const struct report *r, int width)
 {
 	const struct kf_c2c_rec *first = NULL;
-	char buf[64];
+	char buf[64], num[32];
 
 	for (size_t i = 0; i < r->nfl && !first; i++)
 		if (r->fl[i].has_c2c)
@@ -350,8 +350,8 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 				continue;
 			}
 			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
-			snprintf(buf, sizeof(buf), "%.4g (%.0f%%)%s", g->per_iteration,
-				 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " *" : "");
+			c2c_fmt(num, sizeof(num), g->per_iteration);
+			snprintf(buf, sizeof(buf), "%s (%.0f%%)%s", num, 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " *" : "");
 			fprintf(f, " %-18s", buf);
 		}
 		fputc('\n', f);
