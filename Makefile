@@ -94,6 +94,7 @@ include tree/tree.mk
 include config/config.mk
 include build/build.mk
 include boot/boot.mk
+include c2c/c2c.mk
 include report/report.mk
 include upgrade/upgrade.mk
 include bisect/bisect.mk

@@ -25,23 +25,40 @@
  *   oops   make the kernel print a real WARNING through LKDTM's debugfs
  *          file (CONFIG_LKDTM), then go on to the end marker (verdict oops);
  *          without LKDTM the test provoke_warning is "not ok".
+ *
+ * kflavour.c2c= runs one workload of the c2c stage (docs/c2c.md) between
+ * the window markers of c2c/c2c.h, then reports as usual: its test
+ * c2c_workload, and the facts c2c.workload, c2c.iterations, c2c.unit.
+ *   calib-8 calib-64 calib-128 calib-same
+ *          two processes pinned to CPU 0 and CPU 1 each increment a counter
+ *          in one MAP_SHARED page: 8, 64 or 128 bytes apart from the page's
+ *          start, or the same counter (user-space accesses)
+ *   pipe   a one-byte ping-pong between two processes pinned to CPU 0 and
+ *          CPU 1 over two pipes (perf bench sched pipe's shape)
+ *   futex  the same ping-pong as turns over a shared int, futex wait/wake
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/io.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "console.h"
+#include "../c2c/c2c.h"
 
 #define PROBE_FILE	"/sys/kernel/debug/x86/flavour_probe"
 #define LKDTM_FILE	"/sys/kernel/debug/provoke-crash/DIRECT"
@@ -58,6 +75,10 @@ struct result {
 
 static struct result results[MAX_TESTS];
 static int nr_results;
+
+/* The c2c workload run, printed in the facts block (print_facts). */
+static const char *c2c_name, *c2c_unit;
+static long c2c_iterations;
 
 /* Write all of buf to the console (stdout is /dev/console). */
 static void out(const char *buf, size_t len)
@@ -330,6 +351,15 @@ static void print_facts(int have_probe)
 		fact(key, buf);
 	}
 
+	if (c2c_name) {
+		fact("c2c.workload", c2c_name);
+		if (c2c_unit) {
+			snprintf(buf, sizeof(buf), "%ld", c2c_iterations);
+			fact("c2c.iterations", buf);
+			fact("c2c.unit", c2c_unit);
+		}
+	}
+
 	if (!have_probe)
 		return;
 	static char probe[16384];
@@ -350,6 +380,236 @@ static void print_facts(int have_probe)
 		snprintf(key, sizeof(key), "probe.%.80s", l);
 		fact(key, eq + 1);
 	}
+}
+
+/* ---- c2c workloads (docs/c2c.md) ---- */
+
+/*
+ * Fixed counts, so every run and flavour does the same work. A calibration
+ * child runs long enough to span many of round-robin TCG's vCPU time
+ * slices (0.1 s each): the two children alternate, and each switch is a
+ * HITM on a line they share.
+ */
+#define C2C_CALIB_ITERATIONS	3000000L
+#define C2C_PIPE_ITERATIONS	2000L
+#define C2C_FUTEX_ITERATIONS	2000L
+
+static inline void c2c_open(void)
+{
+	__asm__ __volatile__(KF_C2C_OPEN_ASM ::: "memory");
+}
+
+static inline void c2c_close(void)
+{
+	__asm__ __volatile__(KF_C2C_CLOSE_ASM ::: "memory");
+}
+
+/* Pin the calling process to cpu; 0, or -1 with errno. */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int read_byte(int fd)
+{
+	char c;
+	ssize_t n;
+
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? 0 : -1;
+}
+
+static int write_byte(int fd)
+{
+	ssize_t n;
+
+	while ((n = write(fd, "x", 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? 0 : -1;
+}
+
+/* Child body: the workload of one CPU; returns its exit status. */
+typedef int (*c2c_body)(int cpu, void *arg);
+
+/*
+ * Two children pinned to CPU 0 and 1 run body; the window is open from
+ * just before the parent lets them go until both have exited. 0, or -1
+ * after fail().
+ */
+static int c2c_pair(c2c_body body, void *arg)
+{
+	int ready[2], go[2], status, bad = 0;
+	pid_t pid[2];
+
+	if (pipe(ready) || pipe(go)) {
+		fail("c2c_workload", "pipe: %s", strerror(errno));
+		return -1;
+	}
+	for (int c = 0; c < 2; c++) {
+		pid[c] = fork();
+		if (pid[c] < 0) {
+			fail("c2c_workload", "fork: %s", strerror(errno));
+			return -1;
+		}
+		if (pid[c] == 0) {
+			if (pin(c))
+				_exit(3);
+			if (write_byte(ready[1]) || read_byte(go[0]))
+				_exit(4);
+			_exit(body(c, arg));
+		}
+	}
+	for (int c = 0; c < 2; c++)
+		if (read_byte(ready[0]))
+			bad = 1;	/* a child died before it was ready */
+	c2c_open();
+	for (int c = 0; c < 2 && !bad; c++)
+		if (write_byte(go[1]))
+			bad = 1;
+	for (int c = 0; c < 2; c++) {
+		if (waitpid(pid[c], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = bad ? bad : (WIFEXITED(status) ? WEXITSTATUS(status) : 9);
+	}
+	c2c_close();
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	if (bad == 3)
+		fail("c2c_workload", "cannot pin a process to CPU 0 and CPU 1 "
+		     "(sched_setaffinity; the kernel needs CONFIG_SMP and 2 CPUs online)");
+	else if (bad)
+		fail("c2c_workload", "a workload process failed (status %d)", bad);
+	return bad ? -1 : 0;
+}
+
+/* CPU 1's counter's offset from CPU 0's; the children inherit it. */
+static long calib_offset;
+
+static int calib_body(int cpu, void *arg)
+{
+	volatile unsigned long *counter =
+		(volatile unsigned long *)((char *)arg + (cpu ? calib_offset : 0));
+
+	for (long i = 0; i < C2C_CALIB_ITERATIONS; i++)
+		(*counter)++;
+	return 0;
+}
+
+struct pipe_pair {
+	int ping[2], pong[2];
+};
+
+static int pipe_body(int cpu, void *arg)
+{
+	struct pipe_pair *p = arg;
+
+	for (long i = 0; i < C2C_PIPE_ITERATIONS; i++) {
+		if (cpu == 0 ? write_byte(p->ping[1]) || read_byte(p->pong[0])
+			     : read_byte(p->ping[0]) || write_byte(p->pong[1]))
+			return 5;
+	}
+	return 0;
+}
+
+/* Turns over a shared int: wait (FUTEX_WAIT) until it is ours, hand it
+ * over and wake the other (FUTEX_WAKE). */
+static int futex_body(int cpu, void *arg)
+{
+	volatile int *turn = arg;
+
+	for (long i = 0; i < C2C_FUTEX_ITERATIONS; i++) {
+		while (*turn != cpu)
+			if (syscall(SYS_futex, turn, FUTEX_WAIT, 1 - cpu, NULL, NULL, 0) &&
+			    errno != EAGAIN && errno != EINTR)
+				return 6;
+		*turn = 1 - cpu;
+		if (syscall(SYS_futex, turn, FUTEX_WAKE, 1, NULL, NULL, 0) < 0)
+			return 6;
+	}
+	return 0;
+}
+
+static void c2c_workload(const char *name)
+{
+	static const struct { const char *name; long offset; } calib[] = {
+		{ "calib-8", 8 }, { "calib-64", 64 }, { "calib-128", 128 }, { "calib-same", 0 },
+	};
+	char online[256];
+
+	c2c_name = name;
+	if (!first_line("/sys/devices/system/cpu/online", online, sizeof(online)) ||
+	    count_cpu_list(online) < 2) {
+		fail("c2c_workload", "%s needs 2 CPUs online, the kernel has '%s' "
+		     "(CONFIG_SMP, and -smp 2)", name, first_line("/sys/devices/system/cpu/online",
+								   online, sizeof(online)) ? online : "?");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(calib) / sizeof(calib[0]); i++) {
+		if (strcmp(name, calib[i].name) != 0)
+			continue;
+		/* A page: the counters start from a 128-byte boundary. */
+		char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (page == MAP_FAILED) {
+			fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
+			return;
+		}
+		/* Touched now, so the kernel zeroes it before the window opens
+		 * (its zeroing writes would be shared with the children). */
+		memset(page, 0, 4096);
+		calib_offset = calib[i].offset;
+		if (c2c_pair(calib_body, page) == 0) {
+			c2c_iterations = C2C_CALIB_ITERATIONS;
+			c2c_unit = "increment per CPU";
+			result("c2c_workload", 1);
+		}
+		munmap(page, 4096);
+		return;
+	}
+	if (!strcmp(name, "pipe")) {
+		struct pipe_pair p;
+
+		if (pipe(p.ping) || pipe(p.pong)) {
+			fail("c2c_workload", "pipe: %s", strerror(errno));
+			return;
+		}
+		if (c2c_pair(pipe_body, &p) == 0) {
+			c2c_iterations = C2C_PIPE_ITERATIONS;
+			c2c_unit = "round trip";
+			result("c2c_workload", 1);
+		}
+		for (int k = 0; k < 2; k++) {
+			close(p.ping[k]);
+			close(p.pong[k]);
+		}
+		return;
+	}
+	if (!strcmp(name, "futex")) {
+		int *turn = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				 -1, 0);
+
+		if (turn == MAP_FAILED) {
+			fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
+			return;
+		}
+		*turn = 0;
+		if (c2c_pair(futex_body, turn) == 0) {
+			c2c_iterations = C2C_FUTEX_ITERATIONS;
+			c2c_unit = "round trip";
+			result("c2c_workload", 1);
+		}
+		munmap(turn, 4096);
+		return;
+	}
+	fail("c2c_workload", "unknown workload '%s'; valid: calib-8 calib-64 calib-128 "
+	     "calib-same pipe futex", name);
 }
 
 static void print_ktap(void)
@@ -390,6 +650,7 @@ static void __attribute__((noreturn)) end_vm(int have_ioperm)
 int main(void)
 {
 	char buf[256], nonce[80] = "", mode[32] = "";
+	static char c2c_param[64];
 	int have_probe = 0, have_ioperm, fd;
 
 	/* The kernel opened /dev/console as 0, 1, 2 when the initramfs has it. */
@@ -473,6 +734,9 @@ int main(void)
 	else
 		fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
 		     KF_DEBUG_EXIT_PORT, strerror(errno));
+
+	if (cmdline_param(KF_C2C_PARAM, c2c_param, sizeof(c2c_param)))
+		c2c_workload(c2c_param);
 
 	print_ktap();
 	print_facts(have_probe);

@@ -75,7 +75,7 @@ char **kf_qemu_argv(const struct kf_qemu *q)
 		/* last: no firmware file leaves QEMU's default (SeaBIOS) */
 		{ *q->bios ? "-bios" : NULL, q->bios },
 	};
-	size_t n = 0, max = 2 + 2 * sizeof(table) / sizeof(table[0]);
+	size_t n = 0, max = 4 + 2 * sizeof(table) / sizeof(table[0]) + 2 * q->nplugins;
 	char **argv = kf_xmalloc(max * sizeof(*argv));
 
 	argv[n++] = kf_xstrdup(q->qemu);
@@ -85,6 +85,16 @@ char **kf_qemu_argv(const struct kf_qemu *q)
 		argv[n++] = kf_xstrdup(table[i].opt);
 		if (table[i].value)
 			argv[n++] = kf_xstrdup(table[i].value);
+	}
+	/* Several -plugin options load several plugins into one run, all
+	 * seeing the same execution (docs/c2c.md). */
+	for (size_t i = 0; i < q->nplugins; i++) {
+		argv[n++] = kf_xstrdup("-plugin");
+		argv[n++] = kf_xstrdup(q->plugins[i]);
+	}
+	if (q->nplugins) {
+		argv[n++] = kf_xstrdup("-d");
+		argv[n++] = kf_xstrdup("plugin");
 	}
 	argv[n] = NULL;
 	free(memory);

@@ -16,6 +16,10 @@
 struct kf_qemu {
 	const char *qemu, *cpu_string, *smp, *memory;
 	const char *kernel, *initrd, *cmdline, *bios;
+	/* TCG plugins, each "-plugin" argument (c2c/c2c.mk); plugins
+	 * print through QEMU's log, so "-d plugin" comes with them. */
+	char *const *plugins;
+	size_t nplugins;
 };
 
 /* The kernel command line: the runner's settings (nr_cpus from smp), the

@@ -7,11 +7,13 @@
  *               [--cpu NAME] [--models boot/cpu-models] [--kver KVER]
  *               --out DIR [--append ARGS] [--expect VERDICT]
  *               [--timeout S] [--hang-timeout S] [--qemu PROGRAM]
- *               [--bios FIRMWARE]
+ *               [--bios FIRMWARE] [--memory SIZE] [--smp SMP] [--plugin SPEC]...
  *       writes DIR/<cpu>.log and DIR/<cpu>.json; prints
  *       "  BOOT    <flavour> on <cpu>: <verdict> (<seconds> s)";
  *       exits 0 when the verdict is the expected one, 1 when not, 2 on
- *       a usage or setup error (no record written).
+ *       a usage or setup error (no record written). --memory and --smp
+ *       replace the recipe's (c2c runs every flavour on one machine);
+ *       each --plugin SPEC is a QEMU "-plugin" argument (docs/c2c.md).
  *
  *   boot-runner --parse LOGFILE [--nonce NONCE]
  *       parses a boot log (or raw console text) and prints what it found as
@@ -392,6 +394,9 @@ static void stderr_bytes(struct boot *b, const char *data, size_t n, int flush)
 struct opts {
 	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
 	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
+	const char *memory, *smp;
+	char *plugins[4];
+	size_t nplugins;
 	double timeout, hang_timeout;
 	int quiet;
 };
@@ -403,6 +408,7 @@ static void usage(void)
 		"                   [--cpu NAME] [--models boot/cpu-models] [--kver KVER]\n"
 		"                   [--append ARGS] [--expect VERDICT] [--timeout S]\n"
 		"                   [--hang-timeout S] [--qemu PROGRAM] [--bios FIRMWARE] [--quiet]\n"
+		"                   [--memory SIZE] [--smp SMP] [--plugin SPEC]...\n"
 		"       boot-runner --parse LOGFILE [--nonce NONCE]\n"
 		"       boot-runner --replay RECORD\n");
 	exit(2);
@@ -438,6 +444,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "nonce", required_argument, NULL, 'n' },
 		{ "replay", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'Q' },
+		{ "memory", required_argument, NULL, 'M' },
+		{ "smp", required_argument, NULL, 'S' },
+		{ "plugin", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -467,6 +476,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'n': o->nonce = optarg; break;
 		case 'R': o->replay = optarg; break;
 		case 'Q': o->quiet = 1; break;
+		case 'M': o->memory = optarg; break;
+		case 'S': o->smp = optarg; break;
+		case 'P':
+			if (o->nplugins == sizeof(o->plugins) / sizeof(o->plugins[0]))
+				kf_die(2, "--plugin %s: at most %zu plugins", optarg, o->nplugins);
+			o->plugins[o->nplugins++] = optarg;
+			break;
 		default: usage();
 		}
 	}
@@ -659,12 +675,14 @@ static void setup(struct setup *s, struct opts *o)
 	if (kf_sha256_file(o->kernel, s->kernel_sha) < 0)
 		kf_die(2, "cannot read the kernel %s", o->kernel);
 	s->nonce = make_nonce();
-	s->cmdline = kf_boot_cmdline(s->recipe.value[KF_SMP], s->nonce,
-				     s->recipe.value[KF_CMDLINE], o->append);
+	const char *smp = o->smp ? o->smp : s->recipe.value[KF_SMP];
+
+	s->cmdline = kf_boot_cmdline(smp, s->nonce, s->recipe.value[KF_CMDLINE], o->append);
 	s->argv = kf_qemu_argv(&(const struct kf_qemu){
-		.qemu = o->qemu, .cpu_string = s->model->cpu_string,
-		.smp = s->recipe.value[KF_SMP], .memory = s->recipe.value[KF_MEMORY],
+		.qemu = o->qemu, .cpu_string = s->model->cpu_string, .smp = smp,
+		.memory = o->memory ? o->memory : s->recipe.value[KF_MEMORY],
 		.kernel = o->kernel, .initrd = o->initrd, .cmdline = s->cmdline, .bios = o->bios,
+		.plugins = o->plugins, .nplugins = o->nplugins,
 	});
 	s->qemu_version = qemu_version(o->qemu);
 }

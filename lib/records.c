@@ -413,3 +413,110 @@ void kf_boots_free(struct kf_boots *bs)
 	free(bs->stale);
 	memset(bs, 0, sizeof(*bs));
 }
+
+/* ---- c2c/<cpu>.json ---------------------------------------------------------- */
+
+static void read_fig(struct kf_c2c_fig *f, const json_t *o)
+{
+	f->median = kf_json_num(o, "median");
+	f->min = kf_json_num(o, "min");
+	f->max = kf_json_num(o, "max");
+	f->spread = kf_json_num(o, "spread");
+	f->per_iteration = kf_json_num(o, "per_iteration");
+}
+
+static void read_sizefigs(struct kf_c2c_sizefigs *s, const json_t *o)
+{
+	read_fig(&s->accesses, json_object_get(o, "accesses"));
+	read_fig(&s->stores, json_object_get(o, "stores"));
+	read_fig(&s->hitm, json_object_get(o, "hitm"));
+	read_fig(&s->hitm_true, json_object_get(o, "hitm_true"));
+	read_fig(&s->hitm_false, json_object_get(o, "hitm_false"));
+	read_fig(&s->invalidations, json_object_get(o, "invalidations"));
+	read_fig(&s->hitm_multi_object, json_object_get(o, "hitm_multi_object"));
+}
+
+int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
+		    const char *fix)
+{
+	const json_t *figs, *insns, *whole, *v;
+	size_t i;
+	json_t *j;
+
+	memset(c, 0, sizeof(*c));
+	c->vcpus = c->iterations = c->runs = -1;
+	/* From no object: every figure NAN. */
+	read_sizefigs(&c->size64, NULL);
+	read_sizefigs(&c->size128, NULL);
+	read_fig(&c->insns_kernel, NULL);
+	read_fig(&c->insns_user, NULL);
+	read_fig(&c->whole_insns, NULL);
+	read_fig(&c->whole_accesses, NULL);
+	read_fig(&c->whole_io, NULL);
+	read_fig(&c->wall_seconds, NULL);
+	j = load(&c->h, path, "c2c", need, fix);
+	if (!j)
+		return -1;
+	c->cpu = str(j, "cpu");
+	c->cpu_string = str(j, "cpu_string");
+	c->qemu_version = str(j, "qemu_version");
+	c->workload = str(j, "workload");
+	c->count = str(j, "count");
+	c->unit = str(j, "unit");
+	c->percpu_base = str(json_object_get(j, "attribution"), "percpu_base");
+	c->vcpus = kf_json_int(j, "vcpus");
+	c->iterations = kf_json_int(j, "iterations");
+	c->runs = kf_json_int(j, "runs");
+	figs = json_object_get(j, "figures");
+	read_sizefigs(&c->size64, json_object_get(figs, "64"));
+	read_sizefigs(&c->size128, json_object_get(figs, "128"));
+	insns = json_object_get(j, "insns");
+	read_fig(&c->insns_kernel, json_object_get(insns, "kernel"));
+	read_fig(&c->insns_user, json_object_get(insns, "user"));
+	whole = json_object_get(j, "whole_run");
+	read_fig(&c->whole_insns, json_object_get(whole, "insns"));
+	read_fig(&c->whole_accesses, json_object_get(whole, "accesses"));
+	read_fig(&c->whole_io, json_object_get(whole, "io_accesses"));
+	read_fig(&c->wall_seconds, json_object_get(whole, "wall_seconds"));
+	json_array_foreach(json_object_get(j, "lines"), i, v) {
+		struct kf_c2c_recline *l;
+
+		if (!json_is_object(v))
+			continue;
+		c->lines = kf_xrealloc(c->lines, (c->nlines + 1) * sizeof(*c->lines));
+		l = &c->lines[c->nlines++];
+		l->size = kf_json_int(v, "size");
+		l->addr = str(v, "addr");
+		l->pc = str(v, "pc");
+		read_fig(&l->hitm, json_object_get(v, "hitm"));
+		read_fig(&l->hitm_false, json_object_get(v, "hitm_false"));
+		read_fig(&l->invalidations, json_object_get(v, "invalidations"));
+		read_fig(&l->accesses, json_object_get(v, "accesses"));
+		l->objects = strs(v, "objects", &l->nobjects_kept);
+		l->nobjects = kf_json_int(v, "nobjects");
+		l->percpu_cpu = kf_json_int(v, "percpu_cpu");
+		l->function = str(v, "function");
+	}
+	json_decref(j);
+	return 0;
+}
+
+void kf_c2c_rec_free(struct kf_c2c_rec *c)
+{
+	free_head(&c->h);
+	free(c->cpu);
+	free(c->cpu_string);
+	free(c->qemu_version);
+	free(c->workload);
+	free(c->count);
+	free(c->unit);
+	free(c->percpu_base);
+	for (size_t i = 0; i < c->nlines; i++) {
+		free(c->lines[i].addr);
+		free(c->lines[i].pc);
+		free_strs(c->lines[i].objects, c->lines[i].nobjects_kept);
+		free(c->lines[i].function);
+	}
+	free(c->lines);
+	memset(c, 0, sizeof(*c));
+}

@@ -7,6 +7,7 @@
  *   <flavour>/build.json        struct kf_build_rec    kf_build_rec_read()
  *   <flavour>/boot/<cpu>.json   struct kf_boot_rec     kf_boot_rec_read()
  *   a flavour's boots, current and stale              kf_boots_load()
+ *   <flavour>/c2c/<cpu>.json    struct kf_c2c_rec      kf_c2c_rec_read()
  *
  * lib/record.c stays the one JSON layer: every reader here goes through its
  * kf_record_load(). What a reader guarantees when it returns 0:
@@ -182,5 +183,45 @@ struct kf_boots {
 void kf_boots_load(struct kf_boots *bs, const char *dir, const struct kf_build_rec *build,
 		   const char *const *order, size_t norder);
 void kf_boots_free(struct kf_boots *bs);
+
+/* ---- c2c/<cpu>.json, c2c/<workload>.<cpu>.json (c2c/c2c.schema.json) ---- */
+
+/* One figure over a c2c record's runs; NAN when missing. */
+struct kf_c2c_fig {
+	double median, min, max, spread, per_iteration;
+};
+
+/* The figures of one line size ("figures": "64", "128"). */
+struct kf_c2c_sizefigs {
+	struct kf_c2c_fig accesses, stores, hitm, hitm_true, hitm_false, invalidations;
+	struct kf_c2c_fig hitm_multi_object;	/* on lines of two objects or more */
+};
+
+struct kf_c2c_recline {
+	long long size;			/* 64 or 128, -1 missing */
+	char *addr, *pc;		/* "0x..." */
+	struct kf_c2c_fig hitm, hitm_false, invalidations, accesses;
+	char **objects;			/* kernel objects in the line */
+	size_t nobjects_kept;
+	long long nobjects;		/* all of them, -1 missing */
+	long long percpu_cpu;		/* per-CPU objects: whose; -1 static/none */
+	char *function;			/* of the last HITM's instruction */
+};
+
+struct kf_c2c_rec {
+	struct kf_rec_head h;
+	char *cpu, *cpu_string, *qemu_version, *workload, *count, *unit;
+	char *percpu_base;		/* "0x...", NULL: not inferred */
+	long long vcpus, iterations, runs;
+	struct kf_c2c_sizefigs size64, size128;
+	struct kf_c2c_fig insns_kernel, insns_user;
+	struct kf_c2c_fig whole_insns, whole_accesses, whole_io, wall_seconds;
+	struct kf_c2c_recline *lines;	/* in the record's order: most HITMs first */
+	size_t nlines;
+};
+
+int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
+		    const char *fix);
+void kf_c2c_rec_free(struct kf_c2c_rec *c);
 
 #endif /* KF_RECORDS_H */

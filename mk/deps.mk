@@ -2,9 +2,10 @@
 # missing; otherwise fail with the exact apt-get line. Runs before any stage.
 # linux-config-<kver>: Debian's own configs, the bases of the debian-* flavours.
 # qemu-system-data: qboot.rom, the firmware of every boot (boot/boot.mk).
+# libglib2.0-dev, pkgconf: QEMU's own example plugins, c2c's cross-check.
 deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	qemu-system-x86 qemu-system-data linux-source-$(kver) libjansson-dev ccache patch \
-	linux-config-$(kver)
+	linux-config-$(kver) libglib2.0-dev pkgconf
 deps_check := libcmocka-dev distcc chromium python3-jsonschema cppcheck jq \
 	clang-tidy valgrind
 

@@ -9,7 +9,7 @@ kflavour - pick, build, boot and compare x86-64 kernel flavours
 
 Pipeline (each target runs the stages before it):
   make                  all flavours: tree, config, build, every flavour on every
-                        CPU model (the matrix), results, report
+                        CPU model (the matrix), results, c2c, report
   make flavour=mpsc     the same for one flavour (several: flavour="k8 mpsc")
   make tree             extract $(tarball) and apply patches/$(kver)/series
   make config           merge fragments into out/<kver>/<flavour>/.config and audit it
@@ -24,6 +24,12 @@ Pipeline (each target runs the stages before it):
   make report-only      the report from what out/ has now, running no stage
   make report-png       screenshot of report.html (headless Chromium)
   make initramfs        the guest init packed for QEMU
+  make c2c              cache-line contention (HITMs, false sharing at 64 and 128
+                        bytes) and instructions of a workload, measured by a TCG
+                        plugin; runs=N (5) on one machine (cpu=, default nocona),
+                        workload=pipe|futex|calib-8|calib-64|calib-128|calib-same,
+                        crosscheck=1 loads QEMU's insn and mem plugins too (docs/c2c.md)
+  make c2c-plugins      the TCG plugins, built against Debian's qemu source package
 
 Configs:
   make list             flavours with their fragments and CPU model
@@ -69,6 +75,7 @@ Variables:
                         (for more cores than one Kbuild keeps busy)
   wait=0                exit at once if another make holds out/ (default: wait;
                         busy: a line "kflavour: busy:", make exits 2)
+  runs=N workload=W     make c2c: runs per flavour (5), the guest workload (pipe)
   CCACHE=0              build without ccache
   V=1                   host tools' whole gcc commands, not "  HOSTCC  name" lines
   DISTCC_HOSTS=...      compile on these distcc hosts

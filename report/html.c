@@ -622,6 +622,96 @@ static void log_diffs(struct strbuf *sb, const struct report *r)
 	sb_add(sb, "</section>\n");
 }
 
+/* "Cache-line contention (emulated)": the c2c rows (report/c2c.c) per
+ * flavour, a chart of HITMs on 128-byte lines of 2+ objects, and the
+ * lines holding 2+ objects. Nothing without a c2c record. */
+static void c2c_section(struct strbuf *sb, const struct report *r)
+{
+	const struct kf_c2c_rec *first = NULL;
+	struct bar *bars;
+	char (*txt)[64], num[32];
+
+	for (size_t i = 0; i < r->nfl && !first; i++)
+		if (r->fl[i].has_c2c)
+			first = &r->fl[i].c2c;
+	if (!first)
+		return;
+	sb_add(sb, "<section id=\"c2c\"><h2>Cache-line contention (emulated)</h2><p class=\"note\">"
+		   "A QEMU TCG plugin modelled cache-line ownership across the two vCPUs at 64 "
+		   "and 128 bytes at once while the guest ran <code>");
+	sb_esc(sb, first->workload ? first->workload : "?");
+	sb_add(sb, "</code> on one machine (<code>");
+	sb_esc(sb, first->cpu ? first->cpu : "?");
+	sb_add(sb, "</code>) for every flavour: per ");
+	sb_esc(sb, first->unit ? first->unit : "iteration");
+	sb_add(sb, ", the median of the runs and its spread; <b>*</b> where a flavour differs "
+		   "from the first by more than both spreads. A HITM is an access to a line "
+		   "another vCPU holds modified; false sharing when the bytes touched do not "
+		   "overlap what it wrote. No eviction, no prefetch, no timing "
+		   "(docs/c2c.md).</p><table class=\"runtime\"><tr><th></th>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
+		sb_wrap(sb, "", r->fl[i].name, "</th>");
+	}
+	sb_add(sb, "</tr>\n");
+	for (int id = 0; id < C2C_NR; id++) {
+		sb_wrap(sb, "<tr><td>", c2c_row_label((enum c2c_row)id), "</td>");
+		for (size_t i = 0; i < r->nfl; i++) {
+			const struct kf_c2c_fig *g;
+
+			if (!r->fl[i].has_c2c) {
+				sb_add(sb, "<td class=\"none\">no record</td>");
+				continue;
+			}
+			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
+			c2c_fmt(num, sizeof(num), g->per_iteration);
+			sb_addf(sb, "<td>%s <small>(%.0f%%)</small>%s</td>", num, 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " <b>*</b>" : "");
+		}
+		sb_add(sb, "</tr>\n");
+	}
+	sb_add(sb, "</table>");
+	bars = kf_xmalloc(r->nfl * sizeof(*bars));
+	txt = kf_xmalloc(r->nfl * sizeof(*txt));
+	for (size_t i = 0; i < r->nfl; i++) {
+		double v = r->fl[i].has_c2c ? r->fl[i].c2c.size128.hitm_multi_object.per_iteration : -1;
+
+		snprintf(txt[i], sizeof(txt[i]), "%.4g", v);
+		bars[i] = (struct bar){ r->fl[i].name, NULL, v, v >= 0 ? txt[i] : NULL, colour_of(i) };
+	}
+	sb_add(sb, "<div class=\"chart\"><h3>HITMs on 128-byte lines of 2+ objects</h3>");
+	svg_bars(sb, "HITMs on 128-byte lines of 2+ objects, per iteration", bars, r->nfl, "no record");
+	sb_add(sb, "</div>");
+	free(bars);
+	free(txt);
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct kf_c2c_recline *l[10];
+		size_t n;
+
+		if (!r->fl[i].has_c2c)
+			continue;
+		n = c2c_shared_lines(&r->fl[i].c2c, l, 10);
+		sb_wrap(sb, "<h3>", r->fl[i].name, "");
+		sb_addf(sb, ": %zu 128-byte line%s of 2+ objects with HITMs</h3>", n, n == 1 ? "" : "s");
+		if (!n)
+			continue;
+		sb_add(sb, "<table class=\"runtime\"><tr><th>line</th><th>HITMs</th><th>objects</th>"
+			   "<th>per-CPU unit</th><th>last HITM in</th></tr>\n");
+		for (size_t k = 0; k < n && k < 10; k++) {
+			sb_wrap(sb, "<tr><td><code>", l[k]->addr ? l[k]->addr : "?", "</code></td>");
+			sb_addf(sb, "<td>%.0f</td><td>", l[k]->hitm.median);
+			for (size_t o = 0; o < l[k]->nobjects_kept; o++)
+				sb_wrap(sb, o ? " + <code>" : "<code>", l[k]->objects[o], "</code>");
+			if (l[k]->percpu_cpu >= 0)
+				sb_addf(sb, "</td><td>CPU %lld</td>", l[k]->percpu_cpu);
+			else
+				sb_add(sb, "</td><td>static</td>");
+			sb_wrap(sb, "<td><code>", l[k]->function ? l[k]->function : "?", "</code></td></tr>\n");
+		}
+		sb_add(sb, "</table>");
+	}
+	sb_add(sb, "</section>\n");
+}
+
 int html_write(const struct report *r, const char *path)
 {
 	struct strbuf sb = { 0 };
@@ -631,6 +721,7 @@ int html_write(const struct report *r, const char *path)
 	flavour_table(&sb, r);
 	matrix(&sb, r);
 	runtime(&sb, r);
+	c2c_section(&sb, r);
 	charts(&sb, r);
 	config_diff(&sb, r);
 	log_diffs(&sb, r);

@@ -154,19 +154,60 @@ static json_t *boot_obj(const struct flavour *f, const struct boot *b)
 		"log", jstr_or_null(b->log));
 }
 
+static json_t *fig_obj(const struct kf_c2c_fig *g)
+{
+	return json_pack("{s:o, s:o, s:o}", "per_iteration", jnum_or_null(g->per_iteration),
+			 "median", jnum_or_null(g->median), "spread", jnum_or_null(g->spread));
+}
+
+/* The c2c rows (report/c2c.c) and the 128-byte lines of 2+ objects (the
+ * caller leaves the key out without a c2c record: report.json of a make
+ * without make c2c stays as it was). */
+static json_t *c2c_obj(const struct flavour *f)
+{
+	static const char *const keys[C2C_NR] = {
+		"hitm_128", "hitm_false_128", "hitm_multi_object_128",
+		"hitm_64", "hitm_false_64", "hitm_multi_object_64",
+		"insns_kernel", "insns_user",
+	};
+	const struct kf_c2c_recline *l[10];
+	json_t *o, *lines;
+	size_t n;
+
+	lines = json_array();
+	o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload", jstr_or_null(f->c2c.workload),
+		      "cpu", jstr_or_null(f->c2c.cpu), "unit", jstr_or_null(f->c2c.unit),
+		      "runs", jint_or_null(f->c2c.runs), "record", jstr_or_null(f->c2c.h.path));
+	for (int id = 0; id < C2C_NR; id++)
+		json_object_set_new(o, keys[id], fig_obj(c2c_row_fig(&f->c2c, (enum c2c_row)id)));
+	n = c2c_shared_lines(&f->c2c, l, 10);
+	for (size_t k = 0; k < n && k < 10; k++)
+		json_array_append_new(lines, json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"addr", jstr_or_null(l[k]->addr), "hitm", jnum_or_null(l[k]->hitm.median),
+			"objects", jstr_array(l[k]->objects, l[k]->nobjects_kept),
+			"percpu_cpu", l[k]->percpu_cpu >= 0 ? json_integer(l[k]->percpu_cpu) : json_null(),
+			"function", jstr_or_null(l[k]->function)));
+	json_object_set_new(o, "shared_lines_128", lines);
+	return o;
+}
+
 static json_t *flavour_obj(const struct flavour *f)
 {
 	json_t *boots = json_array();
 
 	for (size_t i = 0; i < f->nboots; i++)
 		json_array_append_new(boots, boot_obj(f, &f->boots[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jtext(f->name),
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jtext(f->name),
 			 "description", jstr_or_null(f->description),
 			 "default_cpu", jstr_or_null(f->default_cpu),
 			 "status", jtext(flavour_status(f)),
 			 "fragments", jstr_array(f->fragments, f->nfragments),
 			 "config", config_obj(f), "build", build_obj(f), "boots", boots,
 			 "stale_boots", jstr_array(f->stale_boots, f->nstale_boots));
+
+	if (f->has_c2c)
+		json_object_set_new(o, "c2c", c2c_obj(f));
+	return o;
 }
 
 static json_t *config_diff_arr(const struct report *r)

@@ -11,10 +11,12 @@
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Append s (now owned by the vector) to a vector of strings. */
 static void push(char ***v, size_t *n, char *s)
@@ -279,6 +281,42 @@ static void load_boots(struct report *r, struct flavour *f, const char *dir)
 		push(&f->stale_boots, &f->nstale_boots, file_cpu(&f->boot_recs.stale[i]));
 }
 
+/* The comparison workload's c2c record: <f>/c2c/<cpu>.json, the flavour's
+ * CPU model's first, else the first there (c2c runs every flavour on one
+ * machine; <workload>.<cpu>.json are other workloads'). */
+static void load_c2c(struct flavour *f, const char *dir)
+{
+	char *path = kf_xasprintf("%s/c2c/%s.json", dir, f->default_cpu ? f->default_cpu : "");
+	char *cdir = kf_xasprintf("%s/c2c", dir);
+	DIR *d;
+
+	if (access(path, R_OK) && (d = opendir(cdir))) {
+		const struct dirent *e;
+		char *best = NULL;
+
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+
+			if (len > 5 && !strcmp(e->d_name + len - 5, ".json") &&
+			    !memchr(e->d_name, '.', len - 5) &&
+			    (!best || strcmp(e->d_name, best) < 0)) {
+				free(best);
+				best = kf_xstrdup(e->d_name);
+			}
+		}
+		closedir(d);
+		if (best) {
+			free(path);
+			path = kf_xasprintf("%s/%s", cdir, best);
+			free(best);
+		}
+	}
+	if (!access(path, R_OK))
+		f->has_c2c = !kf_c2c_rec_read(&f->c2c, path, KF_WARN, "run make c2c again");
+	free(path);
+	free(cdir);
+}
+
 void report_load(struct report *r, const char *kdir)
 {
 	const char *base = strrchr(kdir, '/');
@@ -295,6 +333,7 @@ void report_load(struct report *r, const char *kdir)
 			load_config_json(r, f, dir);
 			load_build(f, kdir, dir);
 			load_boots(r, f, dir);
+			load_c2c(f, dir);
 		}
 		free(dir);
 	}
@@ -355,6 +394,7 @@ void report_free(struct report *r)
 			free(f->boots[k].log);
 		free(f->boots);
 		kf_boots_free(&f->boot_recs);
+		kf_c2c_rec_free(&f->c2c);
 	}
 	free(r->fl);
 	for (size_t i = 0; i < r->ncpus; i++) {

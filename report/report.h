@@ -199,6 +199,11 @@ struct flavour {
 	char **stale_boots;
 	size_t nstale_boots;
 
+	/* c2c stage: <f>/c2c/<cpu>.json, the comparison workload's record
+	 * (docs/c2c.md); has_c2c 0: none */
+	int has_c2c;
+	struct kf_c2c_rec c2c;
+
 	/* derive.c */
 	long l1_bytes;		/* 1 << l1_cache_shift, -1 */
 	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */
@@ -284,6 +289,27 @@ void report_derive(struct report *r);
 const char *flavour_status(const struct flavour *f);
 /* The line verdict for a kernel line size and a CPU's cache alignment. */
 const char *line_verdict_for(long kernel_bytes, long cpu_bytes);
+
+/* ---- c2c.c: the "Cache-line contention (emulated)" rows ---------------- */
+
+enum c2c_row {
+	C2C_HITM128, C2C_FALSE128, C2C_MULTI128, C2C_HITM64, C2C_FALSE64, C2C_MULTI64,
+	C2C_INSN_KERNEL, C2C_INSN_USER, C2C_NR
+};
+/* The row's label; its figure of a record. */
+const char *c2c_row_label(enum c2c_row id);
+const struct kf_c2c_fig *c2c_row_fig(const struct kf_c2c_rec *c, enum c2c_row id);
+/* Whether row id of two records differs by more than its spread: |a - b|
+ * exceeds both max - min ranges; never with fewer than 2 runs a record
+ * (no spread to judge by). */
+int c2c_differs(const struct kf_c2c_rec *a, const struct kf_c2c_rec *b, enum c2c_row id);
+/* A figure per iteration as the table and the HTML show it: whole numbers
+ * from 1000 up, 4 significant digits below. */
+void c2c_fmt(char *buf, size_t len, double v);
+/* Up to max 128-byte lines of c holding two objects or more, most HITMs
+ * first; how many there are. */
+size_t c2c_shared_lines(const struct kf_c2c_rec *c, const struct kf_c2c_recline **out,
+			size_t max);
 
 /* ---- compare.c ----------------------------------------------------------- */
 

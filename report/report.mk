@@ -13,7 +13,7 @@
 report_page := report/page.c
 report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
 	report/logdiff.c report/rows.c report/table.c report/json.c \
-	report/html.c report/svg.c $(report_page) $(records_src)
+	report/html.c report/svg.c report/c2c.c $(report_page) $(records_src)
 $(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: report/page.h report/report.css
 $(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
 $(tools)/report: report/report.h report/render.h boot/console.h
@@ -59,7 +59,7 @@ check-kcidb: $(kcidb_json)
 	else echo "no such kcidb_schema file: $(kcidb_schema)" >&2; exit 2; fi
 
 # check-records: every stage record in $(kdir) (config.json, build.json,
-# boot/<cpu>.json, report.json) valid against the schema beside the stage
+# boot/<cpu>.json, report.json, and c2c/*.json when make c2c made any) valid against the schema beside the stage
 # that writes it (docs/architecture.md, "Records"), with Debian's
 # python3-jsonschema. It reads what is there; make report makes them all.
 .PHONY: check-records
@@ -75,7 +75,10 @@ check-records:
 	valid config/config.schema.json config.json $(kdir)/*/config.json; \
 	valid build/build.schema.json build.json $(kdir)/*/build.json; \
 	valid boot/boot.schema.json "boot records" $(kdir)/*/boot/*.json; \
-	valid report/report.schema.json report.json $(kdir)/report.json
+	valid report/report.schema.json report.json $(kdir)/report.json; \
+	c2c=($(kdir)/*/c2c/*.json); runs=($(kdir)/*/c2c/runs/*/*/*/*.json); \
+	[ $${#c2c[@]} = 0 ] || valid c2c/c2c.schema.json "c2c records" "$${c2c[@]}"; \
+	[ $${#runs[@]} = 0 ] || valid boot/boot.schema.json "c2c runs' boot records" "$${runs[@]}"
 
 .PHONY: report report-only report-png diffconfig logdiff
 # want_records (boot/boot.mk): every selected flavour on every CPU model
@@ -84,7 +87,7 @@ check-records:
 # report-only reads what is there and runs nothing else (VALGRIND=valgrind
 # runs the tool under it: tests/e2e/85-lint.sh).
 VALGRIND ?=
-report: $(tools)/report $$(want_records) $(results_ktap) $(junit_xml) $(kcidb_json)
+report: $(tools)/report $$(want_records) $$(c2c_want) $(results_ktap) $(junit_xml) $(kcidb_json)
 	@mkdir -p $(kdir)
 	@$(report_run) $(kdir) $(report_args)
 report-only: $(tools)/report

@@ -321,6 +321,67 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	}
 }
 
+/* "Cache-line contention (emulated)": per flavour, each row's median per
+ * iteration and spread; "*" where it differs from the first flavour's by
+ * more than both spreads; then the 128-byte lines holding 2+ objects. */
+static void c2c_print(FILE *f, const struct report *r, int width)
+{
+	const struct kf_c2c_rec *first = NULL;
+	char buf[64], num[32];
+
+	for (size_t i = 0; i < r->nfl && !first; i++)
+		if (r->fl[i].has_c2c)
+			first = &r->fl[i].c2c;
+	if (!first)
+		return;
+	fprintf(f, "\nCache-line contention (emulated): %s on %s, per %s, median (spread) of "
+		"the runs\n%-28s", first->workload ? first->workload : "?",
+		first->cpu ? first->cpu : "?", first->unit ? first->unit : "iteration", "");
+	for (size_t i = 0; i < r->nfl; i++)
+		fprintf(f, " %-18.18s", r->fl[i].name);
+	fputc('\n', f);
+	for (int id = 0; id < C2C_NR; id++) {
+		fprintf(f, "%-28s", c2c_row_label((enum c2c_row)id));
+		for (size_t i = 0; i < r->nfl; i++) {
+			const struct kf_c2c_fig *g;
+
+			if (!r->fl[i].has_c2c) {
+				fprintf(f, " %-18s", "-");
+				continue;
+			}
+			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
+			c2c_fmt(num, sizeof(num), g->per_iteration);
+			snprintf(buf, sizeof(buf), "%s (%.0f%%)%s", num, 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " *" : "");
+			fprintf(f, " %-18s", buf);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "* differs from %s's by more than both spreads\n",
+		r->fl[0].has_c2c ? r->fl[0].name : "the first flavour");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct kf_c2c_recline *l[3];
+		size_t n;
+
+		if (!r->fl[i].has_c2c)
+			continue;
+		n = c2c_shared_lines(&r->fl[i].c2c, l, 3);
+		fprintf(f, "%s: %zu 128-byte line%s of 2+ objects with HITMs%s\n", r->fl[i].name, n,
+			n == 1 ? "" : "s", n ? ", most first:" : "");
+		/* One line each, cut to the table's width. */
+		for (size_t k = 0; k < n && k < 3; k++) {
+			struct strbuf sb = { 0 };
+
+			sb_addf(&sb, "  %.0f HITMs on ", l[k]->hitm.median);
+			for (size_t o = 0; o < l[k]->nobjects_kept; o++)
+				sb_addf(&sb, "%s%s", o ? "+" : "", l[k]->objects[o]);
+			if (l[k]->percpu_cpu >= 0)
+				sb_addf(&sb, " (CPU %lld)", l[k]->percpu_cpu);
+			fprintf(f, "%.*s\n", width, sb.s);
+			free(sb.s);
+		}
+	}
+}
+
 void table_print(FILE *f, const struct report *r, int width)
 {
 	int per;
@@ -354,6 +415,7 @@ void table_print(FILE *f, const struct report *r, int width)
 			"code bytes: function symbols in .text (no 2 MiB padding); build: "
 			"last build that\ncompiled (no-op rebuilds keep it), alongside: "
 			"other builds at the same time\n");
+	c2c_print(f, r, width);
 	for (size_t i = 0; i < r->nfl; i++)
 		if (r->fl[i].config_failed)
 			fprintf(f, "%s: last config attempt failed: %s (the columns show the last good config)\n",

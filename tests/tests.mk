@@ -31,6 +31,8 @@ $(eval $(call unit_test,test_bisect_split,bisect/split.c,))
 $(out)/tests/test_bisect_split: bisect/split.h
 $(eval $(call unit_test,test_bisect_search,bisect/search.c bisect/split.c,))
 $(out)/tests/test_bisect_search: bisect/search.h bisect/split.h
+$(eval $(call unit_test,test_c2c_raw,c2c/raw.c,))
+$(out)/tests/test_c2c_raw: c2c/raw.h c2c/c2c.h
 $(eval $(call unit_test,test_report_model,$(report_lib_src),-ljansson -lm))
 
 .PHONY: check unit-tests

@@ -9,16 +9,20 @@ o=$KF_OUT
 src61=$o/6.1/src
 
 # C files of the host tools (the kernel code lives only in patches/).
-mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c upgrade/*.c bisect/*.c)
+# c2c/plugin.c is QEMU's, not a host tool, but ours: linted against the
+# plugin header make c2c-plugins fetched (tests/e2e/47-c2c.sh did).
+mapfile -t csrc < <(ls lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c upgrade/*.c bisect/*.c c2c/*.c)
 [ ${#csrc[@]} -gt 30 ] && ok "${#csrc[@]} host C files to lint" || not_ok "host C files to lint (${#csrc[@]} found)"
-inc=(-D_GNU_SOURCE -I. -isystem "$src61/scripts/kconfig" -isystem "$o/6.1/kconfig/scripts/kconfig")
+qplug=$(ls -d "$o"/qemu-src/[0-9]*/include/qemu 2>/dev/null | head -n 1)
+check "the QEMU plugin header to lint c2c/plugin.c against (make c2c-plugins)" test -s "$qplug/qemu-plugin.h"
+inc=(-D_GNU_SOURCE -I. -isystem "$src61/scripts/kconfig" -isystem "$o/6.1/kconfig/scripts/kconfig" -isystem "$qplug")
 
 # cppcheck takes -isystem directories as sources: give it -I and keep its
 # findings to our files (the kernel's kconfig code is not ours to lint).
 if cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 	--inline-suppr --suppress=missingIncludeSystem --suppress=missingInclude \
 	--suppress='*:*/scripts/kconfig/*' --suppress='*:*/scripts/include/*' --std=c11 \
-	-D_GNU_SOURCE -I. -I"$src61/scripts/kconfig" -I"$o/6.1/kconfig/scripts/kconfig" \
+	-D_GNU_SOURCE -I. -I"$src61/scripts/kconfig" -I"$o/6.1/kconfig/scripts/kconfig" -I"$qplug" \
 	"${csrc[@]}" > "$kf_tmp/cppcheck" 2>&1; then
 	ok "cppcheck: ${#csrc[@]} files clean"
 else
@@ -48,6 +52,11 @@ t=$o/tools
 check "valgrind: flavours" "${vg[@]}" "$t/config-flavours" 6.1
 check "valgrind: lint" "${vg[@]}" "$t/config-lint" fragments/base.config fragments/cpu-mpsc.config
 check "valgrind: boot-runner --parse" "${vg[@]}" "$t/boot-runner" --parse tests/data/logs/pass-mpsc-nocona.log
+c2crun=$o/6.1/generic/c2c/runs/calib-8/nocona/1/nocona.json
+check "valgrind: c2c-record (a run of tests/e2e/47-c2c.sh)" "${vg[@]}" "$t/c2c-record" --out "$kf_tmp/c2c.json" \
+	--flavour generic --kver 6.1 --cpu nocona --workload calib-8 --run "$c2crun" --run "$c2crun" \
+	--vmlinux "$o/6.1/generic/vmlinux"
+check "valgrind: c2c-record --summary" "${vg[@]}" "$t/c2c-record" --summary "$kf_tmp/c2c.json"
 check "valgrind: report" make -s report-only out="$o" VALGRIND="${vg[*]}"
 # The kernel patches: checkpatch --strict clean, and no new W=1 warnings.
 # The 6.12 series, with that tree's checkpatch, and valgrind on make

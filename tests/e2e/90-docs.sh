@@ -19,7 +19,7 @@ mapfile -t msgs < <(sed -n 's/^### `\(.*\)`$/\1/p' docs/troubleshooting.md)
 	not_ok "docs/troubleshooting.md quotes messages (${#msgs[@]} found as '### \`...\`' lines)"
 stale=()
 for msg in "${msgs[@]}"; do
-	grep -rqF -- "$msg" Makefile mk lib tree config build boot report upgrade || stale+=("$msg")
+	grep -rqF -- "$msg" Makefile mk lib tree config build boot report upgrade c2c || stale+=("$msg")
 done
 check_eq "every message in docs/troubleshooting.md exists in the code" "${stale[*]}" ""
 # V=1 as make help says: a host tool's compile is one line, as Kbuild's

@@ -195,6 +195,77 @@ static void test_boot_missing_stays_missing(void **state)
 	free(path);
 }
 
+/* ---- c2c records ---------------------------------------------------------------- */
+
+/* A real record of 5 pipe runs (tests/data/c2c/README), then one with
+ * members missing or of another type: missing, nothing made up. */
+static void test_c2c_record(void **state)
+{
+	struct kf_c2c_rec c;
+	char *path;
+
+	(void)state;
+	assert_int_equal(kf_c2c_rec_read(&c, "tests/data/c2c/pipe-generic.json", KF_MUST, ""), 0);
+	assert_string_equal(c.h.flavour, "generic");
+	assert_string_equal(c.workload, "pipe");
+	assert_string_equal(c.count, "kernel");
+	assert_string_equal(c.cpu, "nocona");
+	assert_int_equal(c.runs, 5);
+	assert_int_equal(c.iterations, 2000);
+	assert_int_equal(c.vcpus, 2);
+	assert_true(c.size64.hitm.median > 0);
+	assert_true(c.size64.hitm.min <= c.size64.hitm.median &&
+		    c.size64.hitm.median <= c.size64.hitm.max);
+	assert_true(fabs(c.size128.hitm.per_iteration * 2000 - c.size128.hitm.median) < 1e-6);
+	assert_true(c.size128.hitm_true.median + c.size128.hitm_false.median > 0);
+	assert_true(c.insns_kernel.median > 0 && !isnan(c.wall_seconds.median));
+	assert_true(c.nlines > 10);
+	assert_true(c.lines[0].size == 64 || c.lines[0].size == 128);
+	assert_true(!strncmp(c.lines[0].addr, "0x", 2) && !strncmp(c.lines[0].pc, "0x", 2));
+	/* most HITMs first */
+	assert_true(c.lines[0].hitm.median >= c.lines[c.nlines - 1].hitm.median);
+	/* attributed: generic's per-CPU runqueues shares a 128-byte line */
+	assert_string_equal(c.percpu_base, "0x3fc00000");
+	assert_true(c.size128.hitm_multi_object.median > 1000);
+	{
+		int found = 0;
+
+		for (size_t i = 0; i < c.nlines; i++) {
+			const struct kf_c2c_recline *l = &c.lines[i];
+
+			for (size_t k = 0; k < l->nobjects_kept; k++)
+				if (l->size == 128 && l->nobjects >= 2 && l->percpu_cpu >= 0 &&
+				    !strcmp(l->objects[k], "runqueues") && l->function)
+					found = 1;
+		}
+		assert_true(found);
+	}
+	kf_c2c_rec_free(&c);
+
+	path = put("c2c/bare.json", "{\"record\": \"c2c\", \"format\": 1, \"runs\": \"5\",\n"
+		   " \"figures\": {\"64\": {\"hitm\": {\"median\": 3}}}, \"lines\": [1, {\"size\": 64}]}\n");
+	assert_int_equal(kf_c2c_rec_read(&c, path, KF_MUST, "unused"), 0);
+	assert_null(c.workload);
+	assert_int_equal(c.runs, -1);
+	assert_true(c.size64.hitm.median == 3);
+	assert_true(isnan(c.size64.hitm.spread));
+	assert_true(isnan(c.size128.hitm.median));
+	assert_true(isnan(c.insns_kernel.median));
+	assert_int_equal(c.nlines, 1);
+	assert_int_equal(c.lines[0].size, 64);
+	assert_null(c.lines[0].addr);
+	assert_int_equal(c.lines[0].nobjects, -1);
+	assert_int_equal(c.lines[0].percpu_cpu, -1);
+	assert_int_equal(c.lines[0].nobjects_kept, 0);
+	assert_null(c.percpu_base);
+	kf_c2c_rec_free(&c);
+	/* a boot record is not a c2c record */
+	assert_int_equal(kf_c2c_rec_read(&c, FIXTURE "/generic/boot/nocona.json", KF_QUIET, ""), -1);
+	kf_c2c_rec_free(&c);
+	unlink(path);
+	free(path);
+}
+
 /* ---- the header check ---------------------------------------------------------- */
 
 /* Another kind, no format, a newer format: -1, and "path: what; fix" said
@@ -515,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_build_reads_every_field),
 		cmocka_unit_test(test_config_reads_every_field),
 		cmocka_unit_test(test_real_records),
+		cmocka_unit_test(test_c2c_record),
 		cmocka_unit_test(test_current_rule),
 		cmocka_unit_test(test_current_and_stale),
 	};
