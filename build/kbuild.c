@@ -210,3 +210,94 @@ void kb_progress_line(char *buf, size_t n, const char *name, const char *stage,
 		snprintf(buf, n, "  BUILD   %s: %s %ld/%s%ld objects, %ld s", name,
 			 stage, done, estimated ? "~" : "", expected, seconds);
 }
+
+static struct kb_distcc_host *distcc_host(struct kb_distcc *d, const char *name, size_t l)
+{
+	size_t i;
+
+	if (l >= sizeof(d->hosts[0].name))
+		l = sizeof(d->hosts[0].name) - 1;
+	for (i = 0; i < d->n_hosts; i++)
+		if (strlen(d->hosts[i].name) == l && strncmp(d->hosts[i].name, name, l) == 0)
+			return &d->hosts[i];
+	if (d->n_hosts == KB_DISTCC_MAX_HOSTS)
+		return NULL;
+	memcpy(d->hosts[i].name, name, l);
+	d->hosts[i].name[l] = '\0';
+	d->n_hosts++;
+	return &d->hosts[i];
+}
+
+/* A C source distcc could have sent: ".c" or ".i" (the compiles Kbuild makes). */
+static int distcc_c_source(const char *f, size_t l)
+{
+	return l > 2 && f[l - 2] == '.' && (f[l - 1] == 'c' || f[l - 1] == 'i');
+}
+
+/* The last occurrence of word (" on ", " to ") in [from, to), or NULL. */
+static const char *last_word(const char *from, const char *to, const char *word)
+{
+	const char *r = NULL;
+	size_t wl = strlen(word);
+
+	for (const char *h = from; h + wl <= to; h++)
+		if (strncmp(h, word, wl) == 0)
+			r = h;
+	return r;
+}
+
+static int ends_with(const char *s, const char *end, const char *suffix)
+{
+	size_t l = strlen(suffix);
+
+	return (size_t)(end - s) > l && strncmp(end - l, suffix, l) == 0;
+}
+
+void kb_distcc_count(const char *log_text, struct kb_distcc *d)
+{
+	static const char ok[] = " completed ok", fail[] = "Warning: failed to distribute ",
+		retry[] = "Warning: remote compilation of '", here[] = ", running locally instead";
+	const char *p = log_text ? log_text : "";
+
+	memset(d, 0, sizeof(*d));
+	while (*p) {
+		size_t l = strcspn(p, "\r\n");
+		const char *m = NULL, *end = p + l;
+
+		/* "distcc[PID] message"; a "(function)" tag marks debug lines */
+		if (strncmp(p, "distcc[", 7) == 0) {
+			m = memchr(p, ']', l);
+			m = m && m + 2 < end && m[1] == ' ' && m[2] != '(' ? m + 2 : NULL;
+		}
+		if (m && strncmp(m, "compile ", 8) == 0 && ends_with(m, end, ok)) {
+			const char *hend = end - strlen(ok);
+			/* the last " on ": file names in Kbuild have no blanks */
+			const char *on = last_word(m + 8, hend, " on ");
+
+			if (on && hend - (on + 4) == 9 && strncmp(on + 4, "localhost", 9) == 0) {
+				if (distcc_c_source(m + 8, (size_t)(on - (m + 8))))
+					d->local++;
+			} else if (on && hend > on + 4) {
+				struct kb_distcc_host *x = distcc_host(d, on + 4, (size_t)(hend - on - 4));
+
+				d->remote++;
+				if (x)
+					x->compiled++;
+			}
+		} else if (m && strncmp(m, fail, sizeof(fail) - 1) == 0) {
+			const char *hend = ends_with(m, end, here) ? end - strlen(here) : end;
+			const char *to = last_word(m + sizeof(fail) - 1, hend, " to ");
+
+			d->fell_back++;
+			if (to && hend > to + 4) {
+				struct kb_distcc_host *x = distcc_host(d, to + 4, (size_t)(hend - to - 4));
+
+				if (x)
+					x->failed++;
+			}
+		} else if (m && strncmp(m, retry, sizeof(retry) - 1) == 0) {
+			d->fell_back++;
+		}
+		p += l + strspn(p + l, "\r\n");
+	}
+}
