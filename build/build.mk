@@ -5,6 +5,7 @@
 
 $(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c $(records_src),-ljansson))
 $(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
+$(eval $(call tool,farm-check,build/farmcheck.c lib/proc.c,-lelf))
 build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt
@@ -168,3 +169,13 @@ check-repro: $$(build_stamps) $(tools)/build-facts
 	@for f in $(flavour); do \
 		build/repro.sh '$(MAKE)' '$(top)' '$(out)' '$(kver)' "$$f" || exit 1; \
 	done
+
+# farm-check: each host of the user's DISTCC_HOSTS compiles a probe; the
+# object must equal this machine's (build/farmcheck.c). Run it before a long
+# build: a host with another compiler would make other objects.
+.PHONY: farm-check
+farm-check: $(tools)/farm-check
+	@$(if $(strip $(DISTCC_HOSTS)),,echo "kflavour: farm-check: DISTCC_HOSTS is empty; give the hosts, e.g. make farm-check DISTCC_HOSTS='host1/4 host2/4'" >&2; exit 2;)
+	@$(tools)/farm-check --hosts '$(DISTCC_HOSTS)' --timeout '$(farm_check_timeout)'
+# Seconds a host may take to answer the probe (its DISTCC_IO_TIMEOUT).
+farm_check_timeout ?= 20
