@@ -312,13 +312,16 @@ static json_t *distcc_json(const struct kb_distcc *d)
 			 "hosts", hosts);
 }
 
-/* Hosts that compiled something. */
-static size_t distcc_hosts_used(const struct kb_distcc *d)
+/* Hosts that compiled something; *failed: the failed attempts of all. */
+static size_t distcc_hosts_used(const struct kb_distcc *d, long *failed)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < d->n_hosts; i++)
+	*failed = 0;
+	for (size_t i = 0; i < d->n_hosts; i++) {
 		n += d->hosts[i].compiled > 0;
+		*failed += d->hosts[i].failed;
+	}
 	return n;
 }
 
@@ -510,10 +513,14 @@ int main(int argc, char **argv)
 		else
 			snprintf(ccs, sizeof(ccs), "ccache off");
 		char dcs[160] = "";
+		long failed;
 
-		if (distcc && *distcc)
-			snprintf(dcs, sizeof(dcs), ", distcc %ld remote on %zu hosts, %ld local (%ld fell back)",
-				 dc.remote, distcc_hosts_used(&dc), dc.local, dc.fell_back);
+		if (distcc && *distcc) {
+			size_t used = distcc_hosts_used(&dc, &failed);
+
+			snprintf(dcs, sizeof(dcs), ", distcc %ld remote on %zu hosts, %ld here, "
+				 "%ld failed attempts redone", dc.remote, used, dc.local, failed);
+		}
 		printf("  BUILD   %s: done in %.0f s (%ld objects, %s%s)\n", flavour,
 		       times.wall, objects, ccs, dcs);
 	}

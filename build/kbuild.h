@@ -53,21 +53,26 @@ void kb_ccache_count(const char *log_text, struct kb_ccache *c);
 
 /*
  * Where distcc ran a build's compiles, from its client log (DISTCC_LOG with
- * DISTCC_VERBOSE=1, one file per flavour). Counted lines (the ones without
- * a "(function)" tag; their texts are distcc 3.4's):
- *   "compile F on HOST completed ok"     HOST's hosts[].compiled; on
- *                                        "localhost" with F a C or
- *                                        preprocessed source: local
- *   "Warning: failed to distribute F to HOST, running locally instead"
+ * DISTCC_VERBOSE=1, one file per flavour). Counted lines (distcc 3.4's):
+ *   "compile F on HOST completed ok"   HOST's compiled; on "localhost" with
+ *                                      F a C or preprocessed source: local
+ *   "(dcc_mark_timefile) mark .../backoff_tcp_HOST_PORT_0"
+ *                                      HOST's failed: an attempt that failed
+ *                                      on the network side (refused, reset,
+ *                                      timed out); distcc then avoids HOST
+ *                                      and sends that compile to another
+ *                                      host, or compiles it here
+ *   "Warning: failed to distribute F to HOST, running locally instead",
  *   "Warning: remote compilation of 'F' failed, retrying locally"
- *                                        fell_back (the first: HOST's failed)
- * local counts the C compiles run here: fallbacks, and compiles made while
- * every host was backed off. Assembler, links, probes and "gcc --version"
- * run here by design and are not counted.
+ *                                      fell_back: a compile redone here
+ * Hosts are keyed "host:port" (3632 when the entry names no port). local
+ * counts the C compiles run here: fallbacks, and compiles made while every
+ * host was backed off. Assembler, links, probes and "gcc --version" run
+ * here by design and are not counted.
  */
 #define KB_DISTCC_MAX_HOSTS 64
 struct kb_distcc_host {
-	char name[128];		/* the DISTCC_HOSTS entry, "192.0.2.130:3632/2" */
+	char name[128];		/* "192.0.2.130:3632" */
 	long compiled;
 	long failed;
 };
