@@ -529,14 +529,17 @@ static void usage(void)
  * out= directories an earlier run left (seq, first). */
 static int step(int n)
 {
-	char want[4];
+	char want[12];
 	const char *p;
 
 	if (!b.steps)
 		return 1;
+	size_t wl;
+
 	snprintf(want, sizeof(want), "%d", n);
+	wl = strlen(want);	/* step 10 is two digits: "1" must not match it */
 	for (p = b.steps; (p = strstr(p, want)); p++)
-		if ((p == b.steps || p[-1] == ' ') && (p[1] == ' ' || !p[1]))
+		if ((p == b.steps || p[-1] == ' ') && (p[wl] == ' ' || !p[wl]))
 			return 1;
 	return 0;
 }
@@ -779,8 +782,7 @@ static void farm_down(void)
 static void step_farm(void)
 {
 	char *log, *dir = scratch("farm", &log), *fdir = xout("farm-servers");
-	char *up_sh = kf_xasprintf("farm_jobs=2 build/farm.sh up '%s' ok ok ok > '%s/hosts.out'",
-				   fdir, fdir);
+	char *up_sh = kf_xasprintf("farm_jobs=2 build/farm.sh up '%s' ok ok ok", fdir);
 	char *up[] = { "sh", "-c", up_sh, NULL };
 	char *rm[] = { "rm", "-rf", fdir, NULL };
 	char *hf = kf_xasprintf("%s/hosts", fdir), *hosts, *ddir = xout("farm-distcc");

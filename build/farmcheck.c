@@ -221,8 +221,8 @@ int main(int argc, char **argv)
 
 	list = kf_xstrdup(hosts);
 	for (tok = strtok_r(list, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-		char *obj, *log, *ddir, *path, *oname, *env[10], why[640], cc[200];
-		int rc, machine;
+		char *obj, *log, *ddir, *path, *oname, *env[10], why[640];
+		int rc;
 
 		/* options (--randomize) and localhost compile here: nothing to check */
 		if (tok[0] == '-' || strncmp(tok, "localhost", 9) == 0)
@@ -255,7 +255,8 @@ int main(int argc, char **argv)
 			free(out);
 		}
 		if (rc == 0 && stat(obj, &st) == 0 && st.st_size > 0) {
-			char *here_o = kf_xasprintf("%s/here.o", dir);
+			char *here_o = kf_xasprintf("%s/here.o", dir), cc[200];
+			int machine;
 
 			elf_ident(obj, cc, sizeof(cc), &machine);
 			if (same_file(obj, here_o)) {

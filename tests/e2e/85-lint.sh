@@ -48,6 +48,10 @@ t=$o/tools
 check "valgrind: flavours" "${vg[@]}" "$t/config-flavours" 6.1
 check "valgrind: lint" "${vg[@]}" "$t/config-lint" fragments/base.config fragments/cpu-mpsc.config
 check "valgrind: boot-runner --parse" "${vg[@]}" "$t/boot-runner" --parse tests/data/logs/pass-mpsc-nocona.log
+# farm-check against a port nothing listens on, on loopback (no packet
+# leaves): the probe compiled here, the host's failure named; exit 1.
+check_fails "valgrind: farm-check" 1 "host 127.0.0.1:9/1 of DISTCC_HOSTS did not compile the probe" \
+	"${vg[@]}" "$t/farm-check" --hosts "127.0.0.1:9/1" --timeout 5 --dir "$kf_tmp/farm-check"
 check "valgrind: report" make -s report-only out="$o" VALGRIND="${vg[*]}"
 # The kernel patches: checkpatch --strict clean, and no new W=1 warnings.
 # The 6.12 series, with that tree's checkpatch, and valgrind on make
