@@ -43,7 +43,7 @@ take_slot() {
 			rm -rf "$locks/$s" && mkdir "$locks/$s" 2>/dev/null && { echo "$s"; return; }
 		fi
 	done
-	die "no free slot in $locks (32 servers in use, or their addresses taken); run 'build/farm.sh down DIR' for old farms"
+	die "no free slot in /run/kf-farm (32 servers in use, or their addresses taken); run 'build/farm.sh down DIR' for old farms"
 }
 
 up_one() {
