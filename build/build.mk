@@ -36,11 +36,12 @@ endif
 endif
 # distcc's timeouts (docs/build.md "A distcc farm"): a host that accepts a
 # connection and never answers (a stopped distccd, a hung machine) holds a
-# compile for DISTCC_IO_TIMEOUT seconds (distcc's default 300), then distcc
-# compiles it here and avoids that host for DISTCC_BACKOFF_PERIOD seconds
-# (default 60). 0 would end the backoff: distcc 3.4 then sends every compile
-# to a refusing host again and again, forever (seen here). Connecting has
-# its own fixed 4 s timeout. Set either on the command line or environment.
+# compile for DISTCC_IO_TIMEOUT seconds to send and again to answer
+# (distcc's default 300), then distcc sends that compile to another host or
+# compiles it here, and avoids the host for DISTCC_BACKOFF_PERIOD seconds
+# (default 60). 0 would end the backoff: distcc 3.4 then sends a compile to
+# a refusing host again and again, forever (seen here). Connecting has its
+# own fixed 4 s timeout. Set either on the command line or environment.
 DISTCC_IO_TIMEOUT ?= 60
 DISTCC_BACKOFF_PERIOD ?= 120
 ifneq ($(distcc_on),)
