@@ -17,6 +17,9 @@
  * the host's object. Each host gets a fresh DISTCC_DIR (no backoff from
  * earlier builds) and DISTCC_IO_TIMEOUT=--timeout, so a host that never
  * answers costs that long, not distcc's default 300 s.
+ * The probe and each host's object and distcc log go to --dir, else to a
+ * new $TMPDIR/kf-farm-check.XXXXXX that is removed when every host is fit
+ * and kept (named in the messages) when one is not.
  * stdout: one line per host and a summary; exit 0 when every host is fit,
  * 1 when one is not (each named on stderr with the fix), 2 on usage/setup.
  */
@@ -165,7 +168,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *hosts = NULL, *dir = NULL;
-	char tmpl[] = "/tmp/kf-farm-check.XXXXXX", here[200], here_cc[200];
+	char *tmpd = NULL, here[200], here_cc[200];
 	long timeout = 20, slots = 0;
 	int c, n = 0, bad = 0, fit = 0, here_machine;
 	struct stat st;
@@ -184,8 +187,14 @@ int main(int argc, char **argv)
 		usage();
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		kf_die(2, "libelf: %s", elf_errmsg(-1));
-	if (!dir && !(dir = mkdtemp(tmpl)))
-		kf_die(2, "cannot make a directory in /tmp: %s", strerror(errno));
+	if (!dir) {
+		/* $TMPDIR/kf-farm-check.XXXXXX, kept when a host failed (named) */
+		const char *td = getenv("TMPDIR");
+
+		tmpd = kf_xasprintf("%s/kf-farm-check.XXXXXX", td && *td ? td : "/tmp");
+		if (!(dir = mkdtemp(tmpd)))
+			kf_die(2, "cannot make a directory %s: %s", tmpd, strerror(errno));
+	}
 	kf_mkdir_p(dir);
 
 	/* The probe, preprocessed and compiled here: the object to match. */
@@ -303,10 +312,11 @@ int main(int argc, char **argv)
 	printf("  FARM    %d of %d hosts fit, %ld remote jobs; compiler here: %s\n",
 	       fit, fit + bad, slots, here);
 	/* Our own directory goes when all is well; else the messages name it. */
-	if (!bad && dir == tmpl) {
-		char *const rm[] = { "rm", "-rf", tmpl, NULL };
+	if (!bad && tmpd) {
+		char *const rm[] = { "rm", "-rf", tmpd, NULL };
 
 		run(rm, "/", NULL, "/dev/null", 60);
 	}
+	free(tmpd);
 	return bad ? 1 : 0;
 }

@@ -12,6 +12,8 @@ trap 'build/farm.sh down "$fd"; rm -rf "$kf_tmp" "$fd"' EXIT
 hosts=$(build/farm.sh up "$fd" ok refuse clang) && ok "farm up: $hosts" ||
 	{ not_ok "farm up"; done_testing; }
 read -r good refuse clang <<< "$hosts"
+# farm-check keeps its directory when a host fails (its messages name it)
+export TMPDIR=$kf_tmp
 
 check "farm-check passes a host with this machine's gcc" make farm-check out="$KF_OUT" DISTCC_HOSTS="$good"
 grep -q "1 of 1 hosts fit, 2 remote jobs" "$kf_tmp/last.out" && ok "it counts the host's jobs" ||
