@@ -33,6 +33,14 @@
  *      jobserver on an empty out= (configured first, not timed): step 1's
  *      work and nothing else. Step 2's build stage is not that: the boots
  *      of the flavours built first run inside its window.
+ *  10. farm (root; build/farm.sh): the first flavour cold, CCACHE=0,
+ *      through three distccd in network namespaces on this machine
+ *      (DISTCC_HOSTS, 2 jobs each, make -j8): the build's own CPU is what
+ *      this machine spends per object when every compile is remote (the
+ *      servers are daemons, not the build's children); then one object
+ *      deleted and raw Kbuild run again: the serial part (compile one,
+ *      link, modpost, kallsyms, vmlinux, bzImage). docs/build.md's farm
+ *      model is made of these rows and step 8's.
  *
  * The steps run in the order of what the goals need most, so a run cut
  * short still answers the first questions; --steps "4 5" runs only some,
@@ -98,6 +106,8 @@ static struct {
 	long toggle_compiled, cold_compiled;
 	struct run d_config, d_make, d_build, d_raw;
 	long d_compiled;
+	struct run farm, serial;
+	long farm_compiled, farm_remote, farm_local;
 } m;
 
 /* Run argv (NULL-terminated) in dir with env's NAME=VALUE strings, output
@@ -467,6 +477,11 @@ static void table(void)
 		row(t, "%8.1f %8.1f", m.d_raw, "8. cold raw Kbuild: %s", b.distro);
 	}
 	row(t, "%8.1f %8.1f", m.jobs, "9. cold builds, all in one make (one jobserver)");
+	row(t, "%8.1f %8.1f", m.farm, "10. cold through 3 distccd (-j8, CCACHE=0): %s", f0);
+	if (m.farm.wall >= 0)
+		fprintf(t, "%-60s %8ld %8ld\n", "10. its compiles: remote, here", m.farm_remote,
+			m.farm_local);
+	row(t, "%8.1f %8.1f", m.serial, "10. serial part: one object deleted, raw Kbuild");
 	fprintf(t, "\nratios (goal beside each)\n");
 	ratio(t, "one jobserver / one make per flavour (wall)", m.jobs.wall, m.seq_total.wall,
 	      "<= 1");
@@ -480,6 +495,11 @@ static void table(void)
 	ratio(t, "ccache filling / CCACHE=0, cold (wall)", m.cc_cold.wall, m.seq[0].wall, "<= 1.05");
 	ratio(t, "ccache-warm / CCACHE=0 cold (wall)", m.cc_warm.wall, m.seq[0].wall, "<= 0.25");
 	ratio(t, "fragment toggle / cold build (wall)", m.toggle.wall, m.seq[0].wall, "<= 0.10");
+	ratio(t, "farm: CPU here per object, all compiles remote",
+	      m.farm.wall < 0 ? -1 : m.farm.cpu - m.serial.cpu, (double)m.farm_compiled, "(model)");
+	ratio(t, "CPU per object, all compiled here (step 7)",
+	      m.farm.wall < 0 || m.raw.wall < 0 ? -1 : m.raw.cpu - m.serial.cpu,
+	      (double)m.farm_compiled, "(model)");
 	ratio(t, "raw Kbuild no-op / make build no-op (wall)", m.raw_noop.wall, m.noop_build.wall,
 	      "(> 1: ours is faster)");
 	if (b.distro) {
@@ -509,14 +529,17 @@ static void usage(void)
  * out= directories an earlier run left (seq, first). */
 static int step(int n)
 {
-	char want[4];
+	char want[12];
 	const char *p;
 
 	if (!b.steps)
 		return 1;
+	size_t wl;
+
 	snprintf(want, sizeof(want), "%d", n);
+	wl = strlen(want);	/* step 10 is two digits: "1" must not match it */
 	for (p = b.steps; (p = strstr(p, want)); p++)
-		if ((p == b.steps || p[-1] == ' ') && (p[1] == ' ' || !p[1]))
+		if ((p == b.steps || p[-1] == ' ') && (p[wl] == ' ' || !p[wl]))
 			return 1;
 	return 0;
 }
@@ -738,6 +761,107 @@ static void step_distro(const char *first)
 	free(log);
 }
 
+/* The farm step's servers, taken down however bench ends (kf_die exits). */
+static char *farm_dir;
+static void farm_down(void)
+{
+	if (farm_dir) {
+		char *down[] = { "build/farm.sh", "down", farm_dir, NULL };
+		struct kf_proc_opts o = { .log = "/dev/null", .dir = b.top };
+		struct kf_proc p;
+		int status;
+
+		if (kf_proc_start(&p, down, &o) == 0)
+			kf_proc_wait(&p, 60, &status, NULL);
+		free(farm_dir);
+		farm_dir = NULL;
+	}
+}
+
+/* 10: a farm of three distccd on this machine; the serial part. */
+static void step_farm(void)
+{
+	char *log, *dir = scratch("farm", &log), *fdir = xout("farm-servers");
+	char *up_sh = kf_xasprintf("farm_jobs=2 build/farm.sh up '%s' ok ok ok", fdir);
+	char *up[] = { "sh", "-c", up_sh, NULL };
+	char *rm[] = { "rm", "-rf", fdir, NULL };
+	char *hf = kf_xasprintf("%s/hosts", fdir), *hosts, *ddir = xout("farm-distcc");
+	char *o = kf_xasprintf("out=%s", dir), *k = kf_xasprintf("kver=%s", b.kver);
+	char *f = kf_xasprintf("flavour=%s", b.fl[0]), *dh, *dd = kf_xasprintf("DISTCC_DIR=%s", ddir);
+	char *kd = kf_xasprintf("%s/%s", dir, b.kver), *od = kf_xasprintf("%s/%s", kd, b.fl[0]);
+	char *obj = kf_xasprintf("%s/init/main.o", od);
+	struct kf_build_rec br;
+
+	if (geteuid() != 0) {
+		say("step 10 skipped: a farm in network namespaces needs root");
+		goto out;
+	}
+	run(log, NULL, rm);
+	kf_mkdir_p(ddir);
+	farm_dir = kf_xstrdup(fdir);
+	atexit(farm_down);
+	run(log, NULL, up);
+	hosts = kf_read_file(hf, NULL);
+	if (!hosts)
+		kf_die(2, "build/farm.sh wrote no %s; see %s", hf, log);
+	dh = kf_xasprintf("DISTCC_HOSTS=%s", kf_trim(hosts));
+	{
+		char *argv[] = { "make", "config", o, k, f, NULL };
+		char *argv2[] = { "make", "build", o, k, f, "CCACHE=0", "-j8", dh, NULL };
+		char *env[] = { dd, NULL };
+
+		say("configuring %s (not timed)", dir);
+		run(log, NULL, argv);
+		say("run %d: make build %s CCACHE=0 -j8 %s (log: %s)", ++b.run_no, f, dh, log);
+		m.farm = run(log, env, argv2);
+	}
+	br = build_json(dir, b.fl[0]);
+	m.farm_compiled = (long)br.run.compiled;
+	kf_build_rec_free(&br);
+	{
+		/* build.json's distcc counts; the typed reader does not carry them */
+		char *bj = kf_xasprintf("%s/build.json", od);
+		char *q = kf_xasprintf("jq -r '\"\\(.distcc.remote) \\(.distcc.local)\"' '%s' > '%s.counts'",
+				       bj, bj);
+		char *sh[] = { "sh", "-c", q, NULL };
+		char *cnt = kf_xasprintf("%s.counts", bj), *text;
+
+		run(log, NULL, sh);
+		text = kf_read_file(cnt, NULL);
+		if (!text || sscanf(text, "%ld %ld", &m.farm_remote, &m.farm_local) != 2)
+			kf_die(2, "%s: no distcc counts", bj);
+		free(text);
+		free(cnt);
+		free(q);
+		free(bj);
+	}
+	say("  farm: %.0f s, %.0f s CPU here, %ld compiled (%ld remote)", m.farm.wall, m.farm.cpu,
+	    m.farm_compiled, m.farm_remote);
+	farm_down();
+	table();
+	if (unlink(obj) < 0)
+		kf_die(2, "%s: %s", obj, strerror(errno));
+	say("run %d: raw Kbuild after deleting %s (log: %s)", ++b.run_no, obj, log);
+	m.serial = kbuild(log, kd, od);
+	say("  serial part: %.1f s", m.serial.wall);
+	free(dh);
+	free(hosts);
+out:
+	free(obj);
+	free(od);
+	free(kd);
+	free(dd);
+	free(f);
+	free(k);
+	free(o);
+	free(ddir);
+	free(hf);
+	free(up_sh);
+	free(fdir);
+	free(dir);
+	free(log);
+}
+
 int main(int argc, char **argv)
 {
 	char *seq, *first, *cfg;
@@ -761,6 +885,7 @@ int main(int argc, char **argv)
 	m.noop_all = m.noop_build = m.raw_noop = m.raw = none;
 	m.cc_cold = m.cc_warm = m.toggle = none;
 	m.d_config = m.d_make = m.d_build = m.d_raw = none;
+	m.farm = m.serial = none;
 	m.boot_max = m.boot_median = -1;
 	b.load_start = loadavg();
 	b.start_time = time(NULL);
@@ -793,6 +918,9 @@ int main(int argc, char **argv)
 	}
 	if (step(9))
 		step_jobs();
+	table();
+	if (step(10))
+		step_farm();
 	table();
 	if (b.report) {
 		size_t len;

@@ -5,6 +5,7 @@
 
 $(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c $(records_src),-ljansson))
 $(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
+$(eval $(call tool,farm-check,build/farmcheck.c lib/proc.c,-lelf))
 build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt
@@ -33,6 +34,21 @@ ifeq ($(distcc_on),)
 $(error DISTCC_HOSTS is set but distcc is not installed; apt-get install distcc)
 endif
 endif
+# distcc's timeouts (docs/build.md "A distcc farm"): a host that accepts a
+# connection and never answers (a stopped distccd, a hung machine) holds a
+# compile for DISTCC_IO_TIMEOUT seconds to send and again to answer
+# (distcc's default 300), then distcc sends that compile to another host or
+# compiles it here, and avoids the host for DISTCC_BACKOFF_PERIOD seconds
+# (default 60). 0 would end the backoff: distcc 3.4 then sends a compile to
+# a refusing host again and again, forever (seen here). Connecting has its
+# own fixed 4 s timeout. Set either on the command line or environment.
+DISTCC_IO_TIMEOUT ?= 60
+DISTCC_BACKOFF_PERIOD ?= 120
+ifneq ($(distcc_on),)
+ifeq ($(filter-out 0,$(DISTCC_BACKOFF_PERIOD)),)
+$(error DISTCC_BACKOFF_PERIOD=0 makes distcc retry a refusing host forever; give it seconds, e.g. 120)
+endif
+endif
 build_path := $(if $(ccache_on),/usr/lib/ccache:,$(if $(distcc_on),/usr/lib/distcc:))$(PATH)
 
 # distcc would run "gcc" as "x86_64-linux-gnu-gcc" (its cross rewrite), also
@@ -56,6 +72,10 @@ kbuild_cppflags := -fmacro-prefix-map=../src/=
 # a warm build in another out= hits them too (docs/build.md).
 kbuild_debugmap = -fdebug-prefix-map=$(abspath $(kdir)/$(1))=.
 
+# distcc's client log, verbose: its "compile F on HOST completed ok" lines
+# are the only record of where each compile ran (the terse log has only the
+# failures); about 60 lines per compile, 5 MB for 1,000. build-facts counts
+# them into build.json's "distcc" (build/kbuild.h kb_distcc_count).
 # kbuild_env FLAVOUR: the environment of one flavour's Kbuild.
 # KBUILD_BUILD_TIMESTAMP is the tree's release date: the mtime of the
 # extracted top Makefile, which Debian sets to the package's changelog date.
@@ -65,7 +85,9 @@ kbuild_env = env $(addprefix -u ,$(cmdline_vars)) PATH='$(build_path)' \
 	KCPPFLAGS='$(kbuild_cppflags) $(call kbuild_debugmap,$(1))' \
 	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' CCACHE_DEPEND=1 \
 		CCACHE_STATSLOG='$(kdir)/$(1)/ccache.log' $(if $(distcc_on),CCACHE_PREFIX=distcc),CCACHE_DISABLE=1) \
-	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_REWRITE_CROSS=1 DISTCC_NO_CROSS_REWRITE=1)
+	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_REWRITE_CROSS=1 DISTCC_NO_CROSS_REWRITE=1 \
+		DISTCC_IO_TIMEOUT='$(DISTCC_IO_TIMEOUT)' DISTCC_BACKOFF_PERIOD='$(DISTCC_BACKOFF_PERIOD)' \
+		DISTCC_LOG='$(kdir)/$(1)/distcc.log' DISTCC_VERBOSE=1)
 
 # Our command-line variables (out=, flavour=, cpu=...) must not reach Kbuild,
 # where e.g. 'out' is a variable of its own: make passes them in MAKEFLAGS
@@ -82,6 +104,7 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 	@rm -f $$@
 	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
+	@rm -f $(kdir)/$(1)/distcc.log
 	@if [ -f $(kdir)/$(1)/build.json ]; then mv -f $(kdir)/$(1)/build.json $(kdir)/$(1)/.build.json.prev; fi
 	@$$(call kbuild_env,$(1)) $$(if $$(dry_run),,$(tools)/build-progress --name $(1) \
 		--log $(kdir)/$(1)/build.log \
@@ -91,7 +114,7 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 		$$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
 	@$(tools)/build-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
 		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
-		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)')
+		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)' --distcc-log $(kdir)/$(1)/distcc.log)
 	@cp $(kdir)/$(1)/modules.want $(kdir)/$(1)/modules.built
 	@touch $$@
 endef
@@ -147,3 +170,13 @@ check-repro: $$(build_stamps) $(tools)/build-facts
 	@for f in $(flavour); do \
 		build/repro.sh '$(MAKE)' '$(top)' '$(out)' '$(kver)' "$$f" || exit 1; \
 	done
+
+# farm-check: each host of the user's DISTCC_HOSTS compiles a probe; the
+# object must equal this machine's (build/farmcheck.c). Run it before a long
+# build: a host with another compiler would make other objects.
+.PHONY: farm-check
+farm-check: $(tools)/farm-check
+	@$(if $(strip $(DISTCC_HOSTS)),,echo "kflavour: farm-check: DISTCC_HOSTS is empty; give the hosts, e.g. make farm-check DISTCC_HOSTS='host1/4 host2/4'" >&2; exit 2;)
+	@$(tools)/farm-check --hosts '$(DISTCC_HOSTS)' --timeout '$(farm_check_timeout)'
+# Seconds a host may take to answer the probe (its DISTCC_IO_TIMEOUT).
+farm_check_timeout ?= 20

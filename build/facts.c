@@ -3,7 +3,8 @@
  * build-facts - write a built flavour's build.json (docs/architecture.md).
  *
  *   build-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
- *            [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]
+ *            [--ccache-log FILE] [--distcc-hosts HOSTS]
+ *            [--distcc-log FILE] [--quiet]
  *   build-facts --from-compiler --odir DIR
  *
  * Everything comes from what the build left in DIR (the Kbuild O=):
@@ -12,7 +13,8 @@
  * vmlinux (section sizes, with libelf; vmlinux.o for input sections the
  * linker script merges into others; code bytes: the function symbols' sizes), init/.main.o.cmd (-march, -mtune as
  * gcc really got them), the kernel objects' .cmd files (how many objects the
- * kernel has), and ccache's stats log of this build (hits, misses). The JSON
+ * kernel has), ccache's stats log of this build (hits, misses) and distcc's
+ * client log (where each compile ran, kb_distcc_count). The JSON
  * is built with jansson and written atomically; then one line goes to
  * stdout: "  BUILD   F: done in 201 s (1012 objects, ccache 0 hits / 1012 misses)".
  *
@@ -261,7 +263,8 @@ static double round1(double v)
 static void usage(void)
 {
 	fprintf(stderr, "usage: build-facts --flavour F --kver K --odir DIR [--json FILE]"
-		" [--ccache 0|1] [--ccache-log FILE] [--distcc-hosts HOSTS] [--quiet]\n"
+		" [--ccache 0|1] [--ccache-log FILE] [--distcc-hosts HOSTS]"
+		" [--distcc-log FILE] [--quiet]\n"
 		"       build-facts --from-compiler --odir DIR\n");
 	exit(2);
 }
@@ -295,10 +298,37 @@ static int from_compiler(const char *odir)
 	return ok ? 0 : 1;
 }
 
+/* build.json's "distcc": where this run's compiles ran (kbuild.h). */
+static json_t *distcc_json(const struct kb_distcc *d)
+{
+	json_t *hosts = json_object();
+
+	for (size_t i = 0; i < d->n_hosts; i++)
+		json_object_set_new(hosts, d->hosts[i].name, json_pack("{s:I, s:I}",
+				    "compiled", (json_int_t)d->hosts[i].compiled,
+				    "failed", (json_int_t)d->hosts[i].failed));
+	return json_pack("{s:I, s:I, s:I, s:o}", "remote", (json_int_t)d->remote,
+			 "local", (json_int_t)d->local, "fell_back", (json_int_t)d->fell_back,
+			 "hosts", hosts);
+}
+
+/* Hosts that compiled something; *failed: the failed attempts of all. */
+static size_t distcc_hosts_used(const struct kb_distcc *d, long *failed)
+{
+	size_t n = 0;
+
+	*failed = 0;
+	for (size_t i = 0; i < d->n_hosts; i++) {
+		n += d->hosts[i].compiled > 0;
+		*failed += d->hosts[i].failed;
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	const char *flavour = NULL, *kver = NULL, *odir = NULL, *json_path = NULL;
-	const char *ccache_log = NULL, *distcc = NULL;
+	const char *ccache_log = NULL, *distcc = NULL, *distcc_log = NULL;
 	static const struct option opts[] = {
 		{ "from-compiler", no_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -309,6 +339,7 @@ int main(int argc, char **argv)
 		{ "ccache", required_argument, NULL, 'c' },
 		{ "ccache-log", required_argument, NULL, 'l' },
 		{ "distcc-hosts", required_argument, NULL, 'd' },
+		{ "distcc-log", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ccache_on = 0, quiet = 0, from_cc = 0, c;
@@ -316,6 +347,7 @@ int main(int argc, char **argv)
 	long long sections[N_SECTIONS], bz_bytes;
 	struct kb_times times = { 0, 0, -1 };
 	struct kb_ccache cc = { 0, 0 };
+	static struct kb_distcc dc;
 	long warnings = 0, objects, compiled = 0;
 	json_t *wlines = json_array();
 	long long code, span, started, finished;
@@ -335,6 +367,7 @@ int main(int argc, char **argv)
 		case 'c': ccache_on = strcmp(optarg, "1") == 0; break;
 		case 'l': ccache_log = optarg; break;
 		case 'd': distcc = optarg; break;
+		case 'D': distcc_log = optarg; break;
 		default: usage();
 		}
 	}
@@ -432,6 +465,12 @@ int main(int argc, char **argv)
 		free(text);
 	}
 
+	if (distcc && *distcc && distcc_log) {
+		text = kf_read_file(distcc_log, NULL);
+		kb_distcc_count(text, &dc);
+		free(text);
+	}
+
 	root = kf_record_new("build", flavour, kver, release);
 	json_object_set_new(root, "wall_seconds", json_real(round1(times.wall)));
 	json_object_set_new(root, "cpu_seconds", json_real(round1(times.cpu)));
@@ -444,6 +483,7 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "ccache", json_pack("{s:b, s:I, s:I}", "enabled", ccache_on,
 			    "hits", (json_int_t)cc.hits, "misses", (json_int_t)cc.misses));
 	json_object_set_new(root, "distcc_hosts", str_or_null(distcc));
+	json_object_set_new(root, "distcc", distcc && *distcc ? distcc_json(&dc) : json_null());
 	json_object_set_new(root, "warnings", json_integer(warnings));
 	json_object_set_new(root, "warning_lines", wlines);
 	json_object_set_new(root, "objects", int_or_null(objects));
@@ -472,9 +512,17 @@ int main(int argc, char **argv)
 			snprintf(ccs, sizeof(ccs), "ccache %ld hits / %ld misses", cc.hits, cc.misses);
 		else
 			snprintf(ccs, sizeof(ccs), "ccache off");
-		printf("  BUILD   %s: done in %.0f s (%ld objects, %s%s%s)\n", flavour,
-		       times.wall, objects, ccs, distcc && *distcc ? ", distcc " : "",
-		       distcc && *distcc ? distcc : "");
+		char dcs[160] = "";
+		long failed;
+
+		if (distcc && *distcc) {
+			size_t used = distcc_hosts_used(&dc, &failed);
+
+			snprintf(dcs, sizeof(dcs), ", distcc %ld remote on %zu hosts, %ld here, "
+				 "%ld failed attempts redone", dc.remote, used, dc.local, failed);
+		}
+		printf("  BUILD   %s: done in %.0f s (%ld objects, %s%s)\n", flavour,
+		       times.wall, objects, ccs, dcs);
 	}
 	free(release);
 	return 0;

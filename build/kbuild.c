@@ -210,3 +210,121 @@ void kb_progress_line(char *buf, size_t n, const char *name, const char *stage,
 		snprintf(buf, n, "  BUILD   %s: %s %ld/%s%ld objects, %ld s", name,
 			 stage, done, estimated ? "~" : "", expected, seconds);
 }
+
+/*
+ * The host a line names, as build.json keys it: "host:port". A completed
+ * compile names the DISTCC_HOSTS entry ("192.0.2.130:3632/1,lzo"), a backoff
+ * mark its lock file ("backoff_tcp_192.0.2.130_3632_0"): both become
+ * "192.0.2.130:3632" (distcc's port 3632 when the entry names none).
+ */
+static struct kb_distcc_host *distcc_host(struct kb_distcc *d, const char *name, size_t l)
+{
+	char key[sizeof(d->hosts[0].name)];
+	size_t i, hl = strcspn(name, "/,");
+
+	if (hl > l)
+		hl = l;
+	if (memchr(name, ':', hl))
+		snprintf(key, sizeof(key), "%.*s", (int)hl, name);
+	else
+		snprintf(key, sizeof(key), "%.*s:3632", (int)hl, name);
+	for (i = 0; i < d->n_hosts; i++)
+		if (strcmp(d->hosts[i].name, key) == 0)
+			return &d->hosts[i];
+	if (d->n_hosts == KB_DISTCC_MAX_HOSTS)
+		return NULL;
+	memcpy(d->hosts[i].name, key, sizeof(key));
+	d->n_hosts++;
+	return &d->hosts[i];
+}
+
+/* A C source distcc could have sent: ".c" or ".i" (the compiles Kbuild makes). */
+static int distcc_c_source(const char *f, size_t l)
+{
+	return l > 2 && f[l - 2] == '.' && (f[l - 1] == 'c' || f[l - 1] == 'i');
+}
+
+/* The last occurrence of word (" on ", " to ") in [from, to), or NULL. */
+static const char *last_word(const char *from, const char *to, const char *word)
+{
+	const char *r = NULL;
+	size_t wl = strlen(word);
+
+	for (const char *h = from; h + wl <= to; h++)
+		if (strncmp(h, word, wl) == 0)
+			r = h;
+	return r;
+}
+
+static int ends_with(const char *s, const char *end, const char *suffix)
+{
+	size_t l = strlen(suffix);
+
+	return (size_t)(end - s) > l && strncmp(end - l, suffix, l) == 0;
+}
+
+/* "...backoff_tcp_HOST_PORT_SLOT" at the end of [m, end): HOST's failed++. */
+static void distcc_backoff(struct kb_distcc *d, const char *m, const char *end)
+{
+	const char *b = last_word(m, end, "backoff_tcp_"), *port, *slot;
+	char name[sizeof(d->hosts[0].name)];
+	struct kb_distcc_host *x;
+
+	if (!b)
+		return;
+	b += strlen("backoff_tcp_");
+	slot = end;
+	while (slot > b && slot[-1] != '_')
+		slot--;
+	port = slot > b ? slot - 1 : b;
+	while (port > b && port[-1] != '_')
+		port--;
+	if (port <= b || slot - 1 <= port)
+		return;
+	snprintf(name, sizeof(name), "%.*s:%.*s", (int)(port - 1 - b), b,
+		 (int)(slot - 1 - port), port);
+	x = distcc_host(d, name, strlen(name));
+	if (x)
+		x->failed++;
+}
+
+void kb_distcc_count(const char *log_text, struct kb_distcc *d)
+{
+	static const char ok[] = " completed ok", fail[] = "Warning: failed to distribute ",
+		retry[] = "Warning: remote compilation of '", mark[] = "(dcc_mark_timefile) mark ";
+	const char *p = log_text ? log_text : "";
+
+	memset(d, 0, sizeof(*d));
+	while (*p) {
+		size_t l = strcspn(p, "\r\n");
+		const char *m = NULL, *end = p + l;
+
+		/* "distcc[PID] message"; a "(function)" tag marks debug lines */
+		if (strncmp(p, "distcc[", 7) == 0) {
+			m = memchr(p, ']', l);
+			m = m && m + 2 < end && m[1] == ' ' ? m + 2 : NULL;
+		}
+		if (m && strncmp(m, "compile ", 8) == 0 && ends_with(m, end, ok)) {
+			const char *hend = end - strlen(ok);
+			/* the last " on ": file names in Kbuild have no blanks */
+			const char *on = last_word(m + 8, hend, " on ");
+
+			if (on && hend - (on + 4) == 9 && strncmp(on + 4, "localhost", 9) == 0) {
+				if (distcc_c_source(m + 8, (size_t)(on - (m + 8))))
+					d->local++;
+			} else if (on && hend > on + 4) {
+				struct kb_distcc_host *x = distcc_host(d, on + 4, (size_t)(hend - on - 4));
+
+				d->remote++;
+				if (x)
+					x->compiled++;
+			}
+		} else if (m && (strncmp(m, fail, sizeof(fail) - 1) == 0 ||
+				 strncmp(m, retry, sizeof(retry) - 1) == 0)) {
+			d->fell_back++;
+		} else if (m && strncmp(m, mark, sizeof(mark) - 1) == 0) {
+			distcc_backoff(d, m, end);
+		}
+		p += l + strspn(p + l, "\r\n");
+	}
+}

@@ -52,6 +52,40 @@ struct kb_ccache {
 void kb_ccache_count(const char *log_text, struct kb_ccache *c);
 
 /*
+ * Where distcc ran a build's compiles, from its client log (DISTCC_LOG with
+ * DISTCC_VERBOSE=1, one file per flavour). Counted lines (distcc 3.4's):
+ *   "compile F on HOST completed ok"   HOST's compiled; on "localhost" with
+ *                                      F a C or preprocessed source: local
+ *   "(dcc_mark_timefile) mark .../backoff_tcp_HOST_PORT_0"
+ *                                      HOST's failed: an attempt that failed
+ *                                      on the network side (refused, reset,
+ *                                      timed out); distcc then avoids HOST
+ *                                      and sends that compile to another
+ *                                      host, or compiles it here
+ *   "Warning: failed to distribute F to HOST, running locally instead",
+ *   "Warning: remote compilation of 'F' failed, retrying locally"
+ *                                      fell_back: a compile redone here
+ * Hosts are keyed "host:port" (3632 when the entry names no port). local
+ * counts the C compiles run here: fallbacks, and compiles made while every
+ * host was backed off. Assembler, links, probes and "gcc --version" run
+ * here by design and are not counted.
+ */
+#define KB_DISTCC_MAX_HOSTS 64
+struct kb_distcc_host {
+	char name[128];		/* "192.0.2.130:3632" */
+	long compiled;
+	long failed;
+};
+struct kb_distcc {
+	long remote;		/* sum of hosts[].compiled */
+	long local;
+	long fell_back;
+	size_t n_hosts;
+	struct kb_distcc_host hosts[KB_DISTCC_MAX_HOSTS];
+};
+void kb_distcc_count(const char *log_text, struct kb_distcc *d);
+
+/*
  * The timing trailer: the last line build-progress appends to build.log,
  * "kflavour: wall_seconds=W cpu_seconds=C exit=S".
  */

@@ -55,6 +55,8 @@ Checks:
   make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
+  make farm-check DISTCC_HOSTS=...   each distcc host reachable and compiling
+                        with this machine's gcc (a probe's object compared)
   make bench            speed ratios in one run: builds, boots, no-ops, ccache,
                         a fragment toggle, distro=FLAVOUR (docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
@@ -78,7 +80,10 @@ Variables:
   runs=N workload=W     make c2c: runs per flavour (5), the guest workload (pipe)
   CCACHE=0              build without ccache
   V=1                   host tools' whole gcc commands, not "  HOSTCC  name" lines
-  DISTCC_HOSTS=...      compile on these distcc hosts
+  DISTCC_HOSTS=...      compile on these distcc hosts (check them: make farm-check)
+  DISTCC_IO_TIMEOUT=S   seconds a host may stay silent before its compile is
+                        redone here (default 60); DISTCC_BACKOFF_PERIOD=S how
+                        long a failed host is then avoided (default 120)
   from=KVER to=KVER     make upgrade's trees (default 6.1 and 6.12)
   write=1               make upgrade also writes <flavour>.undecided.config
 

@@ -57,6 +57,10 @@ check "valgrind: c2c-record (a run of tests/e2e/47-c2c.sh)" "${vg[@]}" "$t/c2c-r
 	--flavour generic --kver 6.1 --cpu nocona --workload calib-8 --run "$c2crun" --run "$c2crun" \
 	--vmlinux "$o/6.1/generic/vmlinux"
 check "valgrind: c2c-record --summary" "${vg[@]}" "$t/c2c-record" --summary "$kf_tmp/c2c.json"
+# farm-check against a port nothing listens on, on loopback (no packet
+# leaves): the probe compiled here, the host's failure named; exit 1.
+check_fails "valgrind: farm-check" 1 "host 127.0.0.1:9/1 of DISTCC_HOSTS did not compile the probe" \
+	"${vg[@]}" "$t/farm-check" --hosts "127.0.0.1:9/1" --timeout 5 --dir "$kf_tmp/farm-check"
 check "valgrind: report" make -s report-only out="$o" VALGRIND="${vg[*]}"
 # The kernel patches: checkpatch --strict clean, and no new W=1 warnings.
 # The 6.12 series, with that tree's checkpatch, and valgrind on make

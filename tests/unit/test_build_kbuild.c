@@ -142,6 +142,58 @@ static void counts_ccache_stats_log(void **state)
 	assert_int_equal(c.hits, 0);
 }
 
+/* Lines as distcc 3.4 wrote them (DISTCC_VERBOSE=1) in farm builds here. */
+static void counts_distcc_log(void **state)
+{
+	static struct kb_distcc d;
+
+	(void)state;
+	kb_distcc_count(
+		"distcc[9854] (dcc_lock_host) got cpu lock on 192.0.2.130:3632/1 slot 0 as fd4\n"
+		"distcc[9854] exec on 192.0.2.130:3632/1: gcc -c mm/memblock.c\n"
+		"distcc[9854] cpp /w/out/6.1/src/mm/memblock.c on localhost completed ok\n"
+		"distcc[9854] compile /w/out/6.1/src/mm/memblock.c on 192.0.2.130:3632/1 completed ok\n"
+		"distcc[9855] compile /w/out/6.1/src/mm/slub.c on 192.0.2.134:3632/1 completed ok\r\n"
+		"distcc[9856] compile /w/out/6.1/src/mm/util.c on 192.0.2.130:3632/1,lzo completed ok\n"
+		/* a stopped host: timed out, marked, the compile sent elsewhere */
+		"distcc[30095] (dcc_select_for_read) ERROR: IO timeout\n"
+		"distcc[30095] (dcc_mark_timefile) mark /tmp/d/lock/backoff_tcp_192.0.2.146_3632_0\n"
+		"distcc[30095] (dcc_check_backoff) still in backoff period for 192.0.2.146:3632/1\n"
+		"distcc[30095] compile /w/src/mm/oom_kill.c on 192.0.2.130:3632/1 completed ok\n"
+		"distcc[9559] (dcc_mark_timefile) mark /tmp/d/lock/backoff_tcp_192.0.2.134_3632_0\n"
+		"distcc[9559] Warning: failed to distribute /w/out/6.1/src/mm/rmap.c to "
+		"192.0.2.134:3632/1, running locally instead\n"
+		"distcc[9559] compile /w/out/6.1/src/mm/rmap.c on localhost completed ok\n"
+		"distcc[9560] Warning: remote compilation of '/w/src/mm/x.c' failed, retrying locally\n"
+		"distcc[9560] compile /w/src/mm/x.c on localhost completed ok\n"
+		"distcc[9561] compile /w/src/mm/y.c on farmhost/4 completed ok\n"
+		/* assembler, gcc --version: local by design, not counted */
+		"distcc[10461] compile (null) on localhost completed ok\n"
+		"distcc[10462] compile arch/x86/entry/entry_64.S on localhost completed ok\n"
+		"compile a.c on 192.0.2.1:1/1 completed ok\n"
+		"distcc[1] (dcc_mark_timefile) mark /tmp/d/lock/backoff_tcp_\n"
+		"distcc[1] (dcc_mark_timefile) mark /tmp/d/lock/cpu_localhost_0\n", &d);
+	assert_int_equal(d.remote, 5);
+	assert_int_equal(d.local, 2);
+	assert_int_equal(d.fell_back, 2);
+	assert_int_equal(d.n_hosts, 4);
+	assert_string_equal(d.hosts[0].name, "192.0.2.130:3632");
+	assert_int_equal(d.hosts[0].compiled, 3);
+	assert_int_equal(d.hosts[0].failed, 0);
+	assert_string_equal(d.hosts[1].name, "192.0.2.134:3632");
+	assert_int_equal(d.hosts[1].compiled, 1);
+	assert_int_equal(d.hosts[1].failed, 1);
+	assert_string_equal(d.hosts[2].name, "192.0.2.146:3632");
+	assert_int_equal(d.hosts[2].compiled, 0);
+	assert_int_equal(d.hosts[2].failed, 1);
+	assert_string_equal(d.hosts[3].name, "farmhost:3632");
+	assert_int_equal(d.hosts[3].compiled, 1);
+	kb_distcc_count(NULL, &d);
+	assert_int_equal(d.remote + d.local + d.fell_back + (long)d.n_hosts, 0);
+	kb_distcc_count("distcc[1] compile  on  completed ok\ndistcc[2]\ndistcc[3] x", &d);
+	assert_int_equal(d.remote + d.local + d.fell_back, 0);
+}
+
 static void parses_trailer(void **state)
 {
 	struct kb_times t;
@@ -209,6 +261,7 @@ int main(void)
 		cmocka_unit_test(finds_warnings_and_errors),
 		cmocka_unit_test(extracts_cmd_flags),
 		cmocka_unit_test(counts_ccache_stats_log),
+		cmocka_unit_test(counts_distcc_log),
 		cmocka_unit_test(parses_trailer),
 		cmocka_unit_test(formats_progress),
 		cmocka_unit_test(estimates_objects),

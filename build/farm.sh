@@ -1,0 +1,136 @@
+#!/bin/bash
+# farm.sh: a distcc farm on this machine, for tests and for trying a farm
+# out: each distccd in a network namespace of its own, reached over a veth
+# pair whose two ends get addresses from 192.0.2.0/24 (TEST-NET-1, RFC 5737)
+# and nothing else: no default route in the namespace, no route to it but
+# the /30 of its veth, so no packet can leave the machine. Needs root.
+#
+#   farm.sh up DIR KIND...   one server per KIND: ok, refuse (--allow names
+#                            another address), clang (its distccd's PATH has
+#                            a gcc that runs clang: another compiler);
+#                            prints the DISTCC_HOSTS line (also DIR/hosts)
+#   farm.sh down DIR         stop every process in its namespaces, remove them
+#   farm.sh kill|stop|cont DIR N   SIGKILL/SIGSTOP/SIGCONT server N (1-based)
+#   farm.sh run N -- CMD...  N ok servers, CMD with DISTCC_HOSTS set, then down
+#                            (also on SIGINT/SIGTERM)
+# Env: farm_jobs (jobs per server, default 2).
+# Each server takes a slot 32..63 (a lock directory under /run/kf-farm): its
+# namespace kf-farm-S, veths kfhS (here) and kfnS (inside), addresses
+# 192.0.2.(4S+1) here and 192.0.2.(4S+2) inside. Slots keep concurrent farms
+# apart; a slot whose namespace is gone is taken again. Only the upper half
+# of 192.0.2.0/24 is used, and a slot whose addresses this machine already
+# has, routes through or sees as a neighbour is skipped: a machine may itself
+# sit on 192.0.2.0/24 (these do: eth0 192.0.2.2/24, gateway 192.0.2.1), and
+# a /30 on a veth would steal its gateway.
+set -eo pipefail
+locks=/run/kf-farm
+port=3632
+jobs=${farm_jobs:-2}
+
+die() { echo "kflavour: farm: $*" >&2; exit 1; }
+
+take_slot() {
+	mkdir -p "$locks"
+	local s
+	local used
+	used=$(ip -o -4 addr show; ip -4 route show table all; ip -4 neigh show)
+	for s in $(seq 32 63); do
+		if grep -qE "192\.0\.2\.($((4 * s))|$((4 * s + 1))|$((4 * s + 2))|$((4 * s + 3)))([^0-9]|$)" <<< "$used" &&
+			! ip netns list | grep -qw "kf-farm-$s"; then continue; fi
+		if mkdir "$locks/$s" 2>/dev/null; then echo "$s"; return; fi
+		# A slot left by a farm that was killed outright (no down): reclaim it.
+		if ! ip netns list | grep -qw "kf-farm-$s" && [ ! -d "$(cat "$locks/$s/dir" 2>/dev/null)" ]; then
+			rm -rf "$locks/$s" && mkdir "$locks/$s" 2>/dev/null && { echo "$s"; return; }
+		fi
+	done
+	die "no free slot in /run/kf-farm (32 servers in use, or their addresses taken); run 'build/farm.sh down DIR' for old farms"
+}
+
+up_one() {
+	local dir=$1 n=$2 kind=$3 s ns h c sd allow
+	s=$(take_slot)
+	echo "$dir" > "$locks/$s/dir"
+	ns=kf-farm-$s h=192.0.2.$((4 * s + 1)) c=192.0.2.$((4 * s + 2))
+	sd=$dir/$n
+	mkdir -p "$sd"
+	chmod 1777 "$sd"	# distccd drops root for its own user: its log is here
+	echo "$s" > "$sd/slot"
+	ip netns add "$ns"
+	ip link add "kfh$s" type veth peer name "kfn$s" netns "$ns"
+	ip addr add "$h/30" dev "kfh$s"
+	ip link set "kfh$s" up
+	ip -n "$ns" link set lo up
+	ip -n "$ns" addr add "$c/30" dev "kfn$s"
+	ip -n "$ns" link set "kfn$s" up
+	allow=$h/32
+	local path=$PATH
+	case $kind in
+	ok) ;;
+	refuse) allow=192.0.2.$((4 * s + 3))/32 ;;
+	clang)	mkdir -p "$sd/bin"
+		printf '#!/bin/sh\nexec clang "$@"\n' > "$sd/bin/gcc"
+		chmod 755 "$sd/bin" "$sd/bin/gcc"
+		path=$sd/bin:$PATH ;;
+	*) die "unknown server kind '$kind' (ok, refuse, clang)" ;;
+	esac
+	ip netns exec "$ns" env PATH="$path" distccd --daemon --listen "$c" --allow "$allow" \
+		--port "$port" --log-file "$sd/log" --log-level info --pid-file "$sd/pid" \
+		--jobs "$jobs"
+	local _
+	for _ in $(seq 20); do grep -q "listening on $c:$port" "$sd/log" 2>/dev/null && [ -s "$sd/pid" ] && break; sleep 0.25; done
+	grep -q "listening on $c:$port" "$sd/log" 2>/dev/null ||
+		die "distccd in $ns did not start; see $sd/log"
+	echo "$c:$port/$jobs"
+}
+
+down() {
+	local dir=$1 sd s ns p
+	for sd in "$dir"/[0-9]*; do
+		[ -s "$sd/slot" ] || continue
+		s=$(cat "$sd/slot") ns=kf-farm-$s
+		if ip netns list | grep -qw "$ns"; then
+			# Every process in the namespace is this farm's: a stopped one
+			# must be continued to die of SIGTERM; SIGKILL needs no help.
+			for p in $(ip netns pids "$ns"); do kill -KILL "$p" 2>/dev/null || true; done
+			ip netns del "$ns"
+		fi
+		ip link del "kfh$s" 2>/dev/null || true
+		rm -rf "${locks:?}/$s"
+		rm -f "$sd/slot"
+	done
+}
+
+signal() {
+	local sig=$1 dir=$2 n=$3 s p
+	s=$(cat "$dir/$n/slot" 2>/dev/null) || die "no server $n in $dir"
+	for p in $(ip netns pids "kf-farm-$s"); do kill "-$sig" "$p" 2>/dev/null || true; done
+}
+
+[ "$(id -u)" = 0 ] || die "needs root (ip netns)"
+case ${1:-} in
+up)	dir=$2; shift 2
+	[ $# -gt 0 ] || die "usage: farm.sh up DIR KIND..."
+	mkdir -p "$dir"
+	chmod a+x "$dir"	# distccd's own user reaches its log in DIR/N
+	trap 'down "$dir"' ERR
+	hosts=
+	n=0
+	for k; do n=$((n + 1)); hosts="$hosts${hosts:+ }$(up_one "$dir" "$n" "$k")"; done
+	echo "$hosts" > "$dir/hosts.tmp" && mv "$dir/hosts.tmp" "$dir/hosts"
+	echo "$hosts" ;;
+down)	down "$2" ;;
+kill)	signal KILL "$2" "$3" ;;
+stop)	signal STOP "$2" "$3" ;;
+cont)	signal CONT "$2" "$3" ;;
+run)	n=$2; [ "${3:-}" = -- ] || die "usage: farm.sh run N -- CMD..."; shift 3
+	dir=$(mktemp -d /tmp/kf-farm.XXXXXX)
+	trap 'down "$dir"; rm -rf "$dir"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	kinds=$(for _ in $(seq "$n"); do echo ok; done)
+	# shellcheck disable=SC2086
+	hosts=$("$0" up "$dir" $kinds)
+	echo "  FARM    $n distccd: DISTCC_HOSTS='$hosts' (logs: $dir/N/log)" >&2
+	DISTCC_HOSTS=$hosts "$@" ;;
+*)	die "usage: farm.sh up DIR KIND... | down DIR | kill|stop|cont DIR N | run N -- CMD..." ;;
+esac
