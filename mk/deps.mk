@@ -6,8 +6,10 @@
 deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	qemu-system-x86 qemu-system-data linux-source-$(kver) libjansson-dev ccache patch \
 	linux-config-$(kver) libglib2.0-dev pkgconf
+# iproute2 and clang: the distcc farm's namespaces, and its server with
+# another compiler (build/farm.sh, tests/e2e/36-farm-check.sh).
 deps_check := libcmocka-dev distcc chromium python3-jsonschema cppcheck jq \
-	clang-tidy valgrind
+	clang-tidy valgrind iproute2 clang
 
 .PHONY: deps check-deps
 deps:
