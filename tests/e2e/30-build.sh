@@ -89,7 +89,7 @@ for f in generic k8 mpsc; do
 	check "$f: bzImage, build.log, build.json, build.stamp" \
 		test -s "$k/$f/arch/x86/boot/bzImage" -a -s "$k/$f/build.log" -a -s "$j" -a -f "$k/$f/build.stamp"
 	check_eq "$f: build.json has exactly the contract's fields" "$(jq -c keys_unsorted "$j")" \
-		'["record","format","flavour","kver","release","wall_seconds","cpu_seconds","started","finished","compiled","last_full_build","ccache","distcc_hosts","warnings","warning_lines","objects","bzimage_bytes","bzimage_sha256","sections","code_bytes","text_span_bytes","march","mtune","flags_from"]'
+		'["record","format","flavour","kver","release","wall_seconds","cpu_seconds","started","finished","compiled","last_full_build","ccache","distcc_hosts","distcc","warnings","warning_lines","objects","bzimage_bytes","bzimage_sha256","sections","code_bytes","text_span_bytes","march","mtune","flags_from"]'
 	check_eq "$f: bzimage_sha256 and bytes are the file's" \
 		"$(jq -r '"\(.bzimage_sha256) \(.bzimage_bytes)"' "$j")" \
 		"$(sha "$k/$f/arch/x86/boot/bzImage") $(stat -c %s "$k/$f/arch/x86/boot/bzImage")"
