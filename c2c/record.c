@@ -291,6 +291,22 @@ static json_t *insns_json(void)
 
 /* One run: its boot record passed and ran this workload; its raw output
  * is whole and saw one window. Exits 2 naming the file otherwise. */
+/* The argument QEMU's option opt had in a run (its boot record's command),
+ * or NULL: the machine's memory (-m) and CPUs (-smp), recorded so that a
+ * comparison can show every flavour ran on the same machine. */
+static const char *qemu_opt(const struct kf_boot_rec *b, const char *opt)
+{
+	for (size_t i = 0; i + 1 < b->ncommand; i++)
+		if (!strcmp(b->command[i], opt))
+			return b->command[i + 1];
+	return NULL;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static void read_run(struct run *r, const char *workload)
 {
 	size_t len = strlen(r->path);
@@ -374,7 +390,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *flavour = NULL, *kver = NULL, *cpu = NULL, *workload = NULL;
-	const char *vmlinux = NULL;
+	const char *vmlinux = NULL, *mem, *smp;
 	int c, do_summary = 0;
 	json_t *rec, *figs, *whole, *run_paths;
 
@@ -406,7 +422,10 @@ int main(int argc, char **argv)
 		read_run(&runs[i], workload);
 	for (size_t i = 1; i < nruns; i++)
 		if (runs[i].raw.vcpus != runs[0].raw.vcpus ||
-		    runs[i].raw.count_kernel != runs[0].raw.count_kernel)
+		    runs[i].raw.count_kernel != runs[0].raw.count_kernel ||
+		    !same_str(runs[i].boot.cpu_string, runs[0].boot.cpu_string) ||
+		    !same_str(qemu_opt(&runs[i].boot, "-m"), qemu_opt(&runs[0].boot, "-m")) ||
+		    !same_str(qemu_opt(&runs[i].boot, "-smp"), qemu_opt(&runs[0].boot, "-smp")))
 			kf_die(2, "%s: another machine or count= than %s; run make c2c again",
 			       runs[i].path, runs[0].path);
 
@@ -421,6 +440,10 @@ int main(int argc, char **argv)
 	json_object_set_new(rec, "workload", json_string(workload));
 	json_object_set_new(rec, "count", json_string(runs[0].raw.count_kernel ? "kernel" : "user"));
 	json_object_set_new(rec, "vcpus", json_integer(runs[0].raw.vcpus));
+	mem = qemu_opt(&runs[0].boot, "-m");
+	smp = qemu_opt(&runs[0].boot, "-smp");
+	json_object_set_new(rec, "memory", mem ? json_string(mem) : json_null());
+	json_object_set_new(rec, "smp", smp && atoi(smp) > 0 ? json_integer(atoi(smp)) : json_null());
 	json_object_set_new(rec, "iterations", json_integer((json_int_t)iterations));
 	json_object_set_new(rec, "unit", json_string(kf_boot_fact(&runs[0].boot, "c2c.unit") ?
 						     kf_boot_fact(&runs[0].boot, "c2c.unit") : ""));

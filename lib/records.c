@@ -444,7 +444,7 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	json_t *j;
 
 	memset(c, 0, sizeof(*c));
-	c->vcpus = c->iterations = c->runs = -1;
+	c->vcpus = c->iterations = c->runs = c->smp = -1;
 	/* From no object: every figure NAN. */
 	read_sizefigs(&c->size64, NULL);
 	read_sizefigs(&c->size128, NULL);
@@ -463,6 +463,8 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	c->workload = str(j, "workload");
 	c->count = str(j, "count");
 	c->unit = str(j, "unit");
+	c->memory = str(j, "memory");
+	c->smp = kf_json_int(j, "smp");
 	c->percpu_base = str(json_object_get(j, "attribution"), "percpu_base");
 	c->vcpus = kf_json_int(j, "vcpus");
 	c->iterations = kf_json_int(j, "iterations");
@@ -510,6 +512,7 @@ void kf_c2c_rec_free(struct kf_c2c_rec *c)
 	free(c->workload);
 	free(c->count);
 	free(c->unit);
+	free(c->memory);
 	free(c->percpu_base);
 	for (size_t i = 0; i < c->nlines; i++) {
 		free(c->lines[i].addr);

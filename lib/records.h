@@ -211,6 +211,8 @@ struct kf_c2c_recline {
 struct kf_c2c_rec {
 	struct kf_rec_head h;
 	char *cpu, *cpu_string, *qemu_version, *workload, *count, *unit;
+	char *memory;			/* QEMU's -m of the runs */
+	long long smp;			/* QEMU's -smp of the runs; -1: missing */
 	char *percpu_base;		/* "0x...", NULL: not inferred */
 	long long vcpus, iterations, runs;
 	struct kf_c2c_sizefigs size64, size128;

@@ -213,6 +213,8 @@ static void test_c2c_record(void **state)
 	assert_int_equal(c.runs, 5);
 	assert_int_equal(c.iterations, 2000);
 	assert_int_equal(c.vcpus, 2);
+	assert_string_equal(c.memory, "1G");
+	assert_int_equal(c.smp, 2);
 	assert_true(c.size64.hitm.median > 0);
 	assert_true(c.size64.hitm.min <= c.size64.hitm.median &&
 		    c.size64.hitm.median <= c.size64.hitm.max);
@@ -246,6 +248,8 @@ static void test_c2c_record(void **state)
 		   " \"figures\": {\"64\": {\"hitm\": {\"median\": 3}}}, \"lines\": [1, {\"size\": 64}]}\n");
 	assert_int_equal(kf_c2c_rec_read(&c, path, KF_MUST, "unused"), 0);
 	assert_null(c.workload);
+	assert_null(c.memory);
+	assert_int_equal(c.smp, -1);
 	assert_int_equal(c.runs, -1);
 	assert_true(c.size64.hitm.median == 3);
 	assert_true(isnan(c.size64.hitm.spread));
