@@ -642,6 +642,11 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 	sb_esc(sb, first->workload ? first->workload : "?");
 	sb_add(sb, "</code> on one machine (<code>");
 	sb_esc(sb, first->cpu ? first->cpu : "?");
+	if (first->memory && first->smp > 0) {
+		sb_add(sb, "</code>, <code>-m ");
+		sb_esc(sb, first->memory);
+		sb_addf(sb, "</code>, <code>-smp %lld", first->smp);
+	}
 	sb_add(sb, "</code>) for every flavour: per ");
 	sb_esc(sb, first->unit ? first->unit : "iteration");
 	sb_add(sb, ", the median of the runs and its spread; <b>*</b> where a flavour differs "

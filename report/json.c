@@ -178,6 +178,10 @@ static json_t *c2c_obj(const struct flavour *f)
 	o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload", jstr_or_null(f->c2c.workload),
 		      "cpu", jstr_or_null(f->c2c.cpu), "unit", jstr_or_null(f->c2c.unit),
 		      "runs", jint_or_null(f->c2c.runs), "record", jstr_or_null(f->c2c.h.path));
+	/* the machine, the same for every flavour of the section (load.c) */
+	json_object_set_new(o, "cpu_string", jstr_or_null(f->c2c.cpu_string));
+	json_object_set_new(o, "memory", jstr_or_null(f->c2c.memory));
+	json_object_set_new(o, "smp", jint_or_null(f->c2c.smp));
 	for (int id = 0; id < C2C_NR; id++)
 		json_object_set_new(o, keys[id], fig_obj(c2c_row_fig(&f->c2c, (enum c2c_row)id)));
 	n = c2c_shared_lines(&f->c2c, l, 10);
