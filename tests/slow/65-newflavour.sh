@@ -2,7 +2,8 @@
 # A flavour added with 'make newflavour' (issue 8) goes through the whole
 # pipeline with no other edit: it configures, builds, boots on its own CPU
 # model with the probe's facts, and appears in the report beside the
-# shipped flavours. Runs in a scratch copy of the checkout with this run's
+# shipped flavours; plain make runs its c2c workload, and make c2c puts it
+# beside generic and mpsc on their one machine (issue 32, docs/c2c.md). Runs in a scratch copy of the checkout with this run's
 # out= (the shipped flavours are built and booted there by now); the core2
 # results are removed at the end, so the real checkout's next 'make boot'
 # or 'make report' finds only its own flavours.
@@ -14,6 +15,11 @@ co=$kf_tmp/co
 c=$k/core2
 mk() { make -C "$co" out="$o" "$@"; }
 fact() { jq -r ".facts[\"$1\"]" "$c/boot/core2.json" 2>/dev/null; }
+# Debian's jsonschema CLI (not a pip one earlier in PATH): -i INSTANCE SCHEMA.
+v() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
+# The machine a c2c record ran on, and how many runs.
+machine() { jq -r '"\(.cpu) \(.cpu_string) -m \(.memory) -smp \(.smp) \(.vcpus) vCPUs, QEMU \(.qemu_version), \(.runs) runs"' \
+	"$k/$1/c2c/nocona.json" 2>/dev/null; }
 cleanup() { rm -rf "$c"; make -s report-only out="$o" > /dev/null 2>&1; rm -rf "$kf_tmp"; }
 trap cleanup EXIT
 
@@ -56,5 +62,36 @@ grep -Eq '^ +core2 +generic +k8 +mpsc *$' "$kf_tmp/table" &&
 	ok "the table has a core2 column" || { not_ok "the table has a core2 column"; head -n 8 "$kf_tmp/table" | diag; }
 grep -Eq '^boot core2 +pass [0-9.]+s match ' "$kf_tmp/table" &&
 	ok "the table has core2's boot" || not_ok "the table has core2's boot"
+
+# The c2c section: core2 beside generic and mpsc, one machine, medians and
+# spreads, and the objects core2 shares a line with.
+check "report.json is valid against report/report.schema.json" v "$kf_tmp/report.json" report/report.schema.json
+check_eq "report.json: c2c of core2, generic and mpsc on one machine, 5 runs" \
+	"$(jq -r '[.flavours[] | select(.name == "core2" or .name == "generic" or .name == "mpsc") |
+		"\(.name) \(.c2c.workload) \(.c2c.cpu) \(.c2c.memory) \(.c2c.smp) \(.c2c.runs)"] | join(", ")' \
+		"$kf_tmp/report.json" 2>/dev/null)" "core2 pipe nocona 1G 2 5, generic pipe nocona 1G 2 5, mpsc pipe nocona 1G 2 5"
+check "report.json: core2's, generic's and mpsc's c2c rows each have a median and a spread" jq -e \
+	'[.flavours[] | select(.name == "core2" or .name == "generic" or .name == "mpsc") | .c2c |
+	  .hitm_128, .hitm_false_128, .hitm_multi_object_128, .hitm_64, .hitm_false_64,
+	  .hitm_multi_object_64, .insns_kernel, .insns_user |
+	  (.median | type == "number") and (.spread | type == "number" and . >= 0)] | length == 24 and all' \
+	"$kf_tmp/report.json"
+check_eq "report.json: core2's shared 128-byte lines include cpu_worker_pools+runqueues, as generic's" \
+	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.shared_lines_128[].objects | join("+")] |
+		index("cpu_worker_pools+runqueues") != null' "$kf_tmp/report.json" 2>/dev/null)" true
+sec=$(sed -n '/^Cache-line contention (emulated): pipe on nocona (-m 1G, -smp 2)/,/^mpsc: /p' "$kf_tmp/table")
+if grep -Eq '^ +core2 +generic +k8 +mpsc *$' <<< "$sec" &&
+	grep -Eq '^  on lines of 2\+ objects +[0-9.]+ \([0-9]+%\) +[0-9.]+ \([0-9]+%\)' <<< "$sec" &&
+	grep -Eq '^core2: [0-9]+ 128-byte lines? of 2\+ objects' <<< "$sec"; then
+	ok "report table: the c2c section on nocona (1G, 2 CPUs) has core2's column and lines"
+else not_ok "report table: the c2c section"; diag < "$kf_tmp/table"; fi
+html=$(tr '\n' ' ' < "$k/report.html" | grep -o '<section id="c2c">.*' | sed 's,</section>.*,,')
+if grep -q '(<code>nocona</code>, <code>-m 1G</code>, <code>-smp 2</code>)' <<< "$html" &&
+	grep -q '</span>core2</th>' <<< "$html" && grep -q '</span>generic</th>' <<< "$html" &&
+	grep -q '</span>mpsc</th>' <<< "$html" && ! grep -q 'no record' <<< "$html" &&
+	grep -Eq '<h3>core2: [0-9]+ 128-byte lines? of 2\+ objects' <<< "$html" &&
+	[ "$(grep -o '<small>([0-9]*%)</small>' <<< "$html" | wc -l)" = 32 ]; then
+	ok "report.html: the c2c section, one machine, core2 beside generic and mpsc, 4 x 8 medians with spreads"
+else not_ok "report.html: the c2c section"; fi
 
 done_testing
