@@ -951,6 +951,10 @@ static void step_c2c(const char *first)
 	char *j = kf_xasprintf("jobs=%d", b.jobs), *f = kf_xasprintf("flavour=%s", b.flavour_arg);
 	char *rn = kf_xasprintf("runs=%d", C2C_RUNS), *raw = xout("c2c-bench.raw");
 	char *link[] = { "build/linktree.sh", b.src_kdir, kd, NULL };
+	char *cp = kf_xasprintf("mkdir -p '%s/qemu-src' && for d in '%s'/../qemu-src/*/; do "
+				"[ -f \"$d/VERSION\" ] && cp -an \"${d%%/}\" '%s/qemu-src/'; done; true",
+				first, b.src_kdir, first);
+	char *qsrc[] = { "sh", "-c", cp, NULL };
 	char *prep[] = { "make", "build", "c2c-plugins", "initramfs", o, k, j, f, NULL };
 	char *c2c[] = { "make", "c2c", o, k, j, f, rn, NULL };
 	/* c2c/c2c.mk: workload pipe, cpu nocona by default, run 1 */
@@ -962,6 +966,10 @@ static void step_c2c(const char *first)
 
 	unlink(log);
 	run(log, NULL, link);
+	/* The qemu source files the plugins are built from, as this out= has
+	 * them (c2c/qemu-src.mk's cache): a fresh out= would download Debian's
+	 * qemu source package again. Not its apt lists; none when it has none. */
+	run(log, NULL, qsrc);
 	say("preparing %s: kernels, c2c plugins, initramfs (not timed; log: %s)", first, log);
 	run(log, NULL, prep);
 	for (int i = 0; i < b.nf; i++) {
@@ -1023,6 +1031,7 @@ static void step_c2c(const char *first)
 	free(pa);
 	free(na);
 	kf_boot_rec_free(&br);
+	free(cp);
 	free(rec);
 	free(raw);
 	free(rn);
