@@ -289,8 +289,6 @@ static json_t *insns_json(void)
 			 "per_cpu", per_cpu);
 }
 
-/* One run: its boot record passed and ran this workload; its raw output
- * is whole and saw one window. Exits 2 naming the file otherwise. */
 /* The argument QEMU's option opt had in a run (its boot record's command),
  * or NULL: the machine's memory (-m) and CPUs (-smp), recorded so that a
  * comparison can show every flavour ran on the same machine. */
@@ -307,6 +305,8 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* One run: its boot record passed and ran this workload; its raw output
+ * is whole and saw one window. Exits 2 naming the file otherwise. */
 static void read_run(struct run *r, const char *workload)
 {
 	size_t len = strlen(r->path);
