@@ -197,6 +197,11 @@ struct kf_c2c_sizefigs {
 	struct kf_c2c_fig hitm_multi_object;	/* on lines of two objects or more */
 };
 
+struct kf_c2c_recfn {
+	char *name;
+	double hitm;			/* HITMs per run */
+};
+
 struct kf_c2c_recline {
 	long long size;			/* 64 or 128, -1 missing */
 	char *addr, *pc;		/* "0x..." */
@@ -206,6 +211,9 @@ struct kf_c2c_recline {
 	long long nobjects;		/* all of them, -1 missing */
 	long long percpu_cpu;		/* per-CPU objects: whose; -1 static/none */
 	char *function;			/* of the last HITM's instruction */
+	struct kf_c2c_recfn *functions;	/* of every HITM's instruction, most first */
+	size_t nfunctions_kept;
+	long long nfunctions;		/* all of them, -1 missing */
 };
 
 struct kf_c2c_rec {

@@ -79,6 +79,10 @@ check "report.json: core2's, generic's and mpsc's c2c rows each have a median an
 check_eq "report.json: core2's shared 128-byte lines include cpu_worker_pools+runqueues, as generic's" \
 	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.shared_lines_128[].objects | join("+")] |
 		index("cpu_worker_pools+runqueues") != null' "$kf_tmp/report.json" 2>/dev/null)" true
+check_eq "report.json: core2's runqueues lines name every function of their HITMs (ttwu_queue_wakelist among them)" \
+	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.shared_lines_128[] |
+		select(.objects | index("runqueues")) | .functions[].name] | index("ttwu_queue_wakelist") != null' \
+		"$kf_tmp/report.json" 2>/dev/null)" true
 sec=$(sed -n '/^Cache-line contention (emulated): pipe on nocona (-m 1G, -smp 2)/,/^mpsc: /p' "$kf_tmp/table")
 if grep -Eq '^ +core2 +generic +k8 +mpsc *$' <<< "$sec" &&
 	grep -Eq '^  on lines of 2\+ objects +[0-9.]+ \([0-9]+%\) +[0-9.]+ \([0-9]+%\)' <<< "$sec" &&
