@@ -43,6 +43,28 @@ check_eq "probe: an Intel CPU (QEMU's core2duo)" "$(fact probe.vendor)" GenuineI
 check "KUnit in the guest: the x86_flavour suite ran, nothing failed" jq -e \
 	'.ktap.failed == 0 and .ktap.passed > 0 and any(.ktap.results[]; .suite == "x86_flavour")' "$c/boot/core2.json"
 
+# Plain make ran c2c too, on the machine of its cpu= (core2 here).
+check "plain make: core2's c2c record, valid against c2c/c2c.schema.json" v "$c/c2c/core2.json" c2c/c2c.schema.json
+
+# The comparison: every flavour of the group (core2 with the shipped ones)
+# on the one c2c machine, nocona with 128-byte lines, 5 runs each. The
+# shipped flavours' runs are this out='s (run here when missing).
+check "make c2c: core2 beside the shipped flavours on nocona, 5 runs each" mk c2c
+check "core2's c2c record on nocona, valid against c2c/c2c.schema.json" v "$c/c2c/nocona.json" c2c/c2c.schema.json
+check "make check-records: every record valid, core2's c2c ones too" mk check-records
+grep -q "c2c records valid against c2c/c2c.schema.json" "$kf_tmp/last.out" &&
+	ok "check-records validated c2c records" || not_ok "check-records validated c2c records"
+check_eq "generic's machine: nocona, 1G, 2 CPUs, 5 runs" \
+	"$(jq -r '"\(.cpu) \(.memory) \(.smp) \(.runs)"' "$k/generic/c2c/nocona.json" 2>/dev/null)" "nocona 1G 2 5"
+check_eq "core2 ran on generic's machine (model, memory, CPUs, QEMU)" "$(machine core2)" "$(machine generic)"
+check_eq "mpsc ran on generic's machine (model, memory, CPUs, QEMU)" "$(machine mpsc)" "$(machine generic)"
+# core2 aligns like generic (64-byte lines): on the 128-byte machine its
+# per-CPU objects share lines as generic's do, and mpsc's do not.
+cm=$(jq '.figures["128"].hitm_multi_object.median' "$c/c2c/nocona.json" 2>/dev/null)
+mm=$(jq '.figures["128"].hitm_multi_object.median' "$k/mpsc/c2c/nocona.json" 2>/dev/null)
+check "core2's HITMs on 128-byte lines of 2+ objects ($cm) exceed 20x mpsc's ($mm)" \
+	awk -v c="${cm:-0}" -v m="${mm:-0}" 'BEGIN { exit !(c > 20 * m && c > 0) }'
+
 # The report of the scratch checkout (all four recipes) reads what is there.
 check "make report-only: all four flavours" mk report-only
 cp "$kf_tmp/last.out" "$kf_tmp/table"
