@@ -41,6 +41,14 @@
  *      deleted and raw Kbuild run again: the serial part (compile one,
  *      link, modpost, kallsyms, vmlinux, bzImage). docs/build.md's farm
  *      model is made of these rows and step 8's.
+ *  11. c2c (docs/c2c.md): on step 2's out= (its kernels built first when
+ *      missing, not timed, nor the c2c plugins and the initramfs), 'make
+ *      c2c' of every flavour, runs=5, on a fresh c2c state (each flavour's
+ *      c2c/ removed): the issue's 3 minutes for the three tiny flavours.
+ *      Then the first flavour's run 1 again, QEMU's own command from its
+ *      boot record, with the plugin and without it (the same boot, the
+ *      plugin's -plugin and -d plugin taken out), alternated, 3 times each:
+ *      the median walls' ratio is the plugin's cost (at most 5x).
  *
  * The steps run in the order of what the goals need most, so a run cut
  * short still answers the first questions; --steps "4 5" runs only some,
@@ -62,6 +70,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -70,6 +79,8 @@
 #include <unistd.h>
 
 #define MAX_FLAVOURS 16
+#define C2C_RUNS 5		/* step 11: make c2c runs= */
+#define C2C_ROUNDS 3		/* step 11: boots with and without the plugin, each (odd) */
 
 /* A measurement; wall < 0 until it was taken. */
 struct run {
@@ -108,6 +119,7 @@ static struct {
 	long d_compiled;
 	struct run farm, serial;
 	long farm_compiled, farm_remote, farm_local;
+	struct run c2c_make, c2c_plugin, c2c_plain;	/* step 11 */
 } m;
 
 /* Run argv (NULL-terminated) in dir with env's NAME=VALUE strings, output
@@ -482,6 +494,11 @@ static void table(void)
 		fprintf(t, "%-60s %8ld %8ld\n", "10. its compiles: remote, here", m.farm_remote,
 			m.farm_local);
 	row(t, "%8.1f %8.1f", m.serial, "10. serial part: one object deleted, raw Kbuild");
+	row(t, "%8.1f %8.1f", m.c2c_make, "11. make c2c, %d flavours x %d runs, fresh c2c state", b.nf,
+	    C2C_RUNS);
+	row(t, "%8.1f %8.1f", m.c2c_plugin, "11. one c2c boot (pipe) with the plugin, median of %d",
+	    C2C_ROUNDS);
+	row(t, "%8.1f %8.1f", m.c2c_plain, "11. the same boot without it, median of %d", C2C_ROUNDS);
 	fprintf(t, "\nratios (goal beside each)\n");
 	ratio(t, "one jobserver / one make per flavour (wall)", m.jobs.wall, m.seq_total.wall,
 	      "<= 1");
@@ -502,6 +519,10 @@ static void table(void)
 	      (double)m.farm_compiled, "(model)");
 	ratio(t, "raw Kbuild no-op / make build no-op (wall)", m.raw_noop.wall, m.noop_build.wall,
 	      "(> 1: ours is faster)");
+	ratio(t, "c2c: boot with the plugin / without it (wall)", m.c2c_plugin.wall,
+	      m.c2c_plain.wall, "<= 5");
+	ratio(t, "c2c: make c2c, every flavour x 5 runs, seconds", m.c2c_make.wall, 1,
+	      "<= 180 (3 tiny flavours)");
 	if (b.distro) {
 		ratio(t, "distro: build stage / raw Kbuild, cold (wall)", m.d_build.wall,
 		      m.d_raw.wall, "~1");
@@ -862,6 +883,166 @@ out:
 	free(log);
 }
 
+/* One QEMU run of argv (a boot record's command), its output appended to
+ * log; it must end by itself within 300 s with the exit status want (the
+ * boot's own, from its record: the guest's isa-debug-exit). */
+static struct run qemu_once(const char *log, char *const argv[], long long want)
+{
+	struct kf_proc_opts o = { .log = log, .append = 1, .dir = b.top, .null_in = 1,
+				  .group = 1 };
+	double start = kf_now();
+	struct kf_proc p;
+	struct rusage ru;
+	struct run r;
+	int status;
+
+	if (kf_proc_start(&p, argv, &o))
+		kf_die(2, "cannot run %s (log %s): %s", argv[0], log, strerror(errno));
+	if (!kf_proc_wait(&p, 300, &status, &ru)) {
+		kf_proc_stop(&p, 5, &status);
+		kf_die(1, "QEMU did not end within 300 s; its output: %s", log);
+	}
+	r.wall = kf_now() - start;
+	r.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	if (kf_proc_signal)
+		kf_proc_die_of(kf_proc_signal);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
+		kf_die(1, "QEMU ended with status %d, its boot record says %lld; its output: %s",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1, want, log);
+	return r;
+}
+
+/* The median of step 11's C2C_ROUNDS runs (an odd number), wall and CPU
+ * each on its own. */
+static struct run median(const struct run *r)
+{
+	double w[C2C_ROUNDS], c[C2C_ROUNDS];
+
+	for (int i = 0; i < C2C_ROUNDS; i++) {
+		w[i] = r[i].wall;
+		c[i] = r[i].cpu;
+	}
+	qsort(w, C2C_ROUNDS, sizeof(w[0]), cmp_double);
+	qsort(c, C2C_ROUNDS, sizeof(c[0]), cmp_double);
+	return (struct run){ w[C2C_ROUNDS / 2], c[C2C_ROUNDS / 2] };
+}
+
+/* A plugin's argument with its out=FILE replaced by out=raw. */
+static char *plugin_arg(const char *arg, const char *raw)
+{
+	struct strbuf sb = { 0 };
+	char *copy = kf_xstrdup(arg), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strncmp(tok, "out=", 4))
+			sb_addf(&sb, "%sout=%s", sb.s ? "," : "", raw);
+		else
+			sb_addf(&sb, "%s%s", sb.s ? "," : "", tok);
+	free(copy);
+	return sb.s ? sb.s : kf_xstrdup("");
+}
+
+/* 11: make c2c on a fresh c2c state; a c2c boot with and without the plugin. */
+static void step_c2c(const char *first)
+{
+	char *log = xout("c2c.log"), *kd = kf_xasprintf("%s/%s", first, b.kver);
+	char *o = kf_xasprintf("out=%s", first), *k = kf_xasprintf("kver=%s", b.kver);
+	char *j = kf_xasprintf("jobs=%d", b.jobs), *f = kf_xasprintf("flavour=%s", b.flavour_arg);
+	char *rn = kf_xasprintf("runs=%d", C2C_RUNS), *raw = xout("c2c-bench.raw");
+	char *link[] = { "build/linktree.sh", b.src_kdir, kd, NULL };
+	char *cp = kf_xasprintf("mkdir -p '%s/qemu-src' && for d in '%s'/../qemu-src/*/; do "
+				"[ -f \"$d/VERSION\" ] && cp -an \"${d%%/}\" '%s/qemu-src/'; done; true",
+				first, b.src_kdir, first);
+	char *qsrc[] = { "sh", "-c", cp, NULL };
+	char *prep[] = { "make", "build", "c2c-plugins", "initramfs", o, k, j, f, NULL };
+	char *c2c[] = { "make", "c2c", o, k, j, f, rn, NULL };
+	/* c2c/c2c.mk: workload pipe, cpu nocona by default, run 1 */
+	char *rec = kf_xasprintf("%s/%s/c2c/runs/pipe/nocona/1/nocona.json", kd, b.fl[0]);
+	struct run with[C2C_ROUNDS], without[C2C_ROUNDS];
+	struct kf_boot_rec br;
+	char **pa, **na;
+	size_t np = 0, nn = 0;
+
+	unlink(log);
+	run(log, NULL, link);
+	/* The qemu source files the plugins are built from, as this out= has
+	 * them (c2c/qemu-src.mk's cache): a fresh out= would download Debian's
+	 * qemu source package again. Not its apt lists; none when it has none. */
+	run(log, NULL, qsrc);
+	say("preparing %s: kernels, c2c plugins, initramfs (not timed; log: %s)", first, log);
+	run(log, NULL, prep);
+	for (int i = 0; i < b.nf; i++) {
+		char *dir = kf_xasprintf("%s/%s/c2c", kd, b.fl[i]);
+		char *rm[] = { "rm", "-rf", dir, NULL };
+
+		run(log, NULL, rm);
+		free(dir);
+	}
+	say("run %d: make c2c %s %s (log: %s)", ++b.run_no, f, rn, log);
+	m.c2c_make = run(log, NULL, c2c);
+	say("  make c2c: %.0f s", m.c2c_make.wall);
+	table();
+
+	kf_boot_rec_read(&br, rec, KF_MUST, "make c2c should have written it; see its log");
+	if (br.ncommand == 0)
+		kf_die(2, "%s: no QEMU command", rec);
+	pa = calloc(br.ncommand + 1, sizeof(*pa));
+	na = calloc(br.ncommand + 1, sizeof(*na));
+	if (!pa || !na)
+		kf_die(2, "out of memory");
+	for (size_t i = 0; i < br.ncommand; i++) {
+		const char *a = br.command[i], *next = i + 1 < br.ncommand ? br.command[i + 1] : NULL;
+
+		if (!a)
+			kf_die(2, "%s: its command has a word that is not a string", rec);
+		if (!strcmp(a, "-plugin") && next) {
+			/* the plugin's raw output goes to the bench's file, not the run's */
+			pa[np++] = kf_xstrdup(a);
+			pa[np++] = plugin_arg(next, raw);
+			i++;
+		} else if (!strcmp(a, "-d") && next && !strcmp(next, "plugin")) {
+			pa[np++] = kf_xstrdup(a);
+			pa[np++] = kf_xstrdup(next);
+			i++;
+		} else {
+			pa[np++] = kf_xstrdup(a);
+			na[nn++] = kf_xstrdup(a);
+		}
+	}
+	if (np == nn)
+		kf_die(2, "%s: its QEMU command loads no plugin", rec);
+	/* as boot/runner.c starts QEMU: without transparent huge pages */
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	say("run %d: %s's c2c boot with and without the plugin, %d times each (log: %s)",
+	    ++b.run_no, b.fl[0], C2C_ROUNDS, log);
+	for (int i = 0; i < C2C_ROUNDS; i++) {
+		with[i] = qemu_once(log, pa, br.exit_status);
+		without[i] = qemu_once(log, na, br.exit_status);
+	}
+	m.c2c_plugin = median(with);
+	m.c2c_plain = median(without);
+	say("  with the plugin %.1f s, without %.1f s", m.c2c_plugin.wall, m.c2c_plain.wall);
+	unlink(raw);
+	for (size_t i = 0; i < np; i++)
+		free(pa[i]);
+	for (size_t i = 0; i < nn; i++)
+		free(na[i]);
+	free(pa);
+	free(na);
+	kf_boot_rec_free(&br);
+	free(cp);
+	free(rec);
+	free(raw);
+	free(rn);
+	free(f);
+	free(j);
+	free(k);
+	free(o);
+	free(kd);
+	free(log);
+}
+
 int main(int argc, char **argv)
 {
 	char *seq, *first, *cfg;
@@ -886,6 +1067,7 @@ int main(int argc, char **argv)
 	m.cc_cold = m.cc_warm = m.toggle = none;
 	m.d_config = m.d_make = m.d_build = m.d_raw = none;
 	m.farm = m.serial = none;
+	m.c2c_make = m.c2c_plugin = m.c2c_plain = none;
 	m.boot_max = m.boot_median = -1;
 	b.load_start = loadavg();
 	b.start_time = time(NULL);
@@ -921,6 +1103,9 @@ int main(int argc, char **argv)
 	table();
 	if (step(10))
 		step_farm();
+	table();
+	if (step(11))
+		step_c2c(first);
 	table();
 	if (b.report) {
 		size_t len;

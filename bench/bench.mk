@@ -2,7 +2,8 @@
 # 45 to 100 minutes with the distro flavour, about half without: distro=):
 # cold builds one make per flavour against all in one make (one jobserver),
 # a first make against its CPU floor, boots, no-ops, raw Kbuild, ccache cold
-# and warm, a fragment toggle, and one distro flavour beside the tiny ones.
+# and warm, a fragment toggle, one distro flavour beside the tiny ones, a
+# distcc farm (root), and c2c: the plugin's cost and make c2c's wall time.
 # Scratch out= directories under $(out)/bench share this out's tree by hard
 # links; the table goes to $(out)/bench/report.txt (docs/benchmarks.md).
 $(eval $(call tool,bench,bench/bench.c $(records_src) lib/proc.c,-ljansson))

@@ -75,6 +75,53 @@ struct totals {
 static struct chunk *chunks[NCHUNKS];
 static struct totals totals[NSIZES];
 
+/*
+ * Every instruction that made a counted HITM on a line, with its HITMs (a
+ * line keeps only its last one): perf c2c names a line by all the code
+ * touching it. An open-addressing table of (line size, line, pc), filled
+ * to 3/4 at most; a pair beyond that is dropped and counted, not guessed.
+ * A run makes a few thousand pairs.
+ */
+#define HITPC_BITS	16
+#define HITPC_N		(1u << HITPC_BITS)
+struct hitpc {
+	uint64_t line, pc;
+	uint32_t hitm;
+	uint8_t size, used;		/* size: index into line_shift */
+};
+static struct hitpc *hitpcs;
+static uint32_t hitpc_used;
+static uint64_t hitpc_dropped;
+
+static void hitpc_add(int s, uint64_t line, uint64_t pc)
+{
+	uint64_t h = ((line ^ (pc * 0x9e3779b97f4a7c15ull)) + (uint64_t)s) * 0xff51afd7ed558ccdull;
+
+	if (!hitpcs)
+		hitpcs = calloc(HITPC_N, sizeof(*hitpcs));
+	if (!hitpcs) {
+		hitpc_dropped++;
+		return;
+	}
+	for (uint32_t i = 0, at = (uint32_t)(h >> (64 - HITPC_BITS)); i < HITPC_N; i++) {
+		struct hitpc *e = &hitpcs[(at + i) & (HITPC_N - 1)];
+
+		if (!e->used) {
+			if (hitpc_used >= HITPC_N / 4 * 3)
+				break;
+			*e = (struct hitpc){ .line = line, .pc = pc, .hitm = 1, .size = (uint8_t)s,
+					     .used = 1 };
+			hitpc_used++;
+			return;
+		}
+		if (e->line == line && e->pc == pc && e->size == s) {
+			e->hitm++;
+			return;
+		}
+	}
+	hitpc_dropped++;
+}
+
 /* Whole run: instructions inline (as insn.c inline=true counts them);
  * accesses in the callback, one per access as mem.c's inline count. */
 static uint64_t insn_total;
@@ -207,6 +254,7 @@ static void model(int s, unsigned cpu, uint64_t pa, unsigned len, bool store,
 			l->hitm++;
 			t->hitm++;
 			l->hitm_pc = pc;
+			hitpc_add(s, pa >> line_shift[s] << line_shift[s], pc);
 			if (!overlap) {
 				l->hitm_false++;
 				t->hitm_false++;
@@ -346,6 +394,13 @@ static int write_raw(FILE *f)
 					l->hitm_pc);
 			}
 		}
+	/* Every instruction of a line's HITMs, and the pairs the table dropped. */
+	for (uint32_t i = 0; hitpcs && i < HITPC_N; i++)
+		if (hitpcs[i].used)
+			fprintf(f, "hitpc %u 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu32 "\n",
+				1u << line_shift[hitpcs[i].size], hitpcs[i].line, hitpcs[i].pc,
+				hitpcs[i].hitm);
+	fprintf(f, "hitpc_dropped %" PRIu64 "\n", hitpc_dropped);
 	fprintf(f, "end\n");
 	return ferror(f) ? -1 : 0;
 }

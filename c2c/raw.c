@@ -40,7 +40,16 @@ static int parse_line(struct kf_c2c_raw *r, const char *l, int no, char *err, si
 	} else if (sscanf(l, "vcpus %d%n", &r->vcpus, &n) == 1 && !l[n]) {
 		if (r->vcpus < 1 || r->vcpus > KF_C2C_MAXCPUS)
 			return bad(err, es, no, "%d vCPUs, want 1 to %d", r->vcpus, KF_C2C_MAXCPUS);
+	} else if (!strncmp(l, "hitpc ", 6)) {
+		struct kf_c2c_hitpc x = { 0 };
+
+		if (sscanf(l, "hitpc %u 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu64 "%n", &x.size, &x.addr,
+			   &x.pc, &x.hitm, &n) != 4 || l[n] || (x.size != 64 && x.size != 128))
+			return bad(err, es, no, "cannot read '%s'", l);
+		r->hitpcs = kf_xrealloc(r->hitpcs, (r->nhitpcs + 1) * sizeof(*r->hitpcs));
+		r->hitpcs[r->nhitpcs++] = x;
 	} else if ((sscanf(l, "window %u %u%n", &r->opens, &r->closes, &n) == 2 && !l[n]) ||
+		   (sscanf(l, "hitpc_dropped %" SCNu64 "%n", &r->hitpc_dropped, &n) == 1 && !l[n]) ||
 		   (sscanf(l, "insns %" SCNu64 "%n", &r->insns, &n) == 1 && !l[n]) ||
 		   (sscanf(l, "mem %" SCNu64 " io %" SCNu64 " high %" SCNu64 "%n",
 			   &r->mem, &r->mem_io, &r->mem_high, &n) == 3 && !l[n])) {
@@ -118,6 +127,9 @@ void kf_c2c_raw_free(struct kf_c2c_raw *r)
 	free(r->lines);
 	r->lines = NULL;
 	r->nlines = 0;
+	free(r->hitpcs);
+	r->hitpcs = NULL;
+	r->nhitpcs = 0;
 }
 
 static int cmp_double(const void *a, const void *b)

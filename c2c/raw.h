@@ -24,6 +24,13 @@ struct kf_c2c_line {
 	uint64_t accesses, stores, hitm, hitm_false, inval;
 };
 
+/* One instruction's HITMs on one line (a line has one per instruction
+ * that made a HITM on it; raw files before 2026-12-06 have none). */
+struct kf_c2c_hitpc {
+	unsigned size;
+	uint64_t addr, pc, hitm;
+};
+
 struct kf_c2c_raw {
 	int count_kernel;		/* 1: kernel accesses counted, 0: user */
 	int vcpus;
@@ -34,6 +41,9 @@ struct kf_c2c_raw {
 	struct kf_c2c_size size[KF_C2C_NSIZES];
 	struct kf_c2c_line *lines;
 	size_t nlines;
+	struct kf_c2c_hitpc *hitpcs;
+	size_t nhitpcs;
+	uint64_t hitpc_dropped;		/* pairs the plugin's table had no room for */
 };
 
 /*

@@ -213,6 +213,66 @@ static int by_hitm(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* A line's functions: those of every instruction that made a HITM on it
+ * (the plugin's hitpc lines), each with its HITMs per run (the sum over
+ * the runs / runs), most first, up to MAX_FUNCS; *nall gets how many there
+ * were. An instruction in no function is named by its address. Raw files
+ * of before 2026-12-06 have none: an empty array. */
+#define MAX_FUNCS	8
+struct fn_hitm {
+	char *name;
+	double hitm;
+};
+
+static int by_fn_hitm(const void *a, const void *b)
+{
+	const struct fn_hitm *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm < y->hitm ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static json_t *functions_json(unsigned size, uint64_t addr, size_t *nall)
+{
+	struct fn_hitm *f = NULL;
+	size_t nf = 0;
+	json_t *a = json_array();
+
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r].raw.nhitpcs; i++) {
+			const struct kf_c2c_hitpc *h = &runs[r].raw.hitpcs[i];
+			const struct kf_sym *fn;
+			char *name;
+			size_t j;
+
+			if (h->size != size || h->addr != addr)
+				continue;
+			fn = have_syms ? kf_syms_func(&syms, h->pc) : NULL;
+			name = fn ? kf_xstrdup(fn->name) : kf_xasprintf("0x%" PRIx64, h->pc);
+			for (j = 0; j < nf && strcmp(f[j].name, name) != 0; j++)
+				;
+			if (j == nf) {
+				f = kf_xrealloc(f, (nf + 1) * sizeof(*f));
+				f[nf++] = (struct fn_hitm){ name, 0 };
+			} else {
+				free(name);
+			}
+			f[j].hitm += (double)h->hitm;
+		}
+	if (nf)
+		qsort(f, nf, sizeof(*f), by_fn_hitm);
+	for (size_t j = 0; j < nf; j++) {
+		if (j < MAX_FUNCS)
+			json_array_append_new(a, json_pack("{s:s, s:f}", "name", f[j].name,
+							   "hitm", f[j].hitm / (double)nruns));
+		free(f[j].name);
+	}
+	free(f);
+	*nall = nf;
+	return a;
+}
+
 /* The lines with HITMs in any run, by median HITMs, the first TOP_LINES
  * of each line size. */
 static json_t *lines_json(void)
@@ -260,16 +320,20 @@ static json_t *lines_json(void)
 		const struct kf_sym *fn = have_syms ? kf_syms_func(&syms, k[j].pc) : NULL;
 		json_t *names = json_array();
 
+		size_t nfuncs;
+		json_t *funcs = functions_json(k[j].size, k[j].addr, &nfuncs);
+
 		objects(k[j].addr, k[j].size, &o);
 		for (size_t i = 0; i < o.n && i < MAX_OBJS; i++)
 			json_array_append_new(names, json_string(o.v[i]->name));
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:i}",
 			"size", (int)k[j].size, "addr", addr, "pc", pc,
 			"hitm", figure(v[0]), "hitm_false", figure(v[1]),
 			"invalidations", figure(v[2]), "accesses", figure(v[3]),
 			"objects", names, "nobjects", (int)o.n,
 			"percpu_cpu", o.cpu >= 0 ? json_integer(o.cpu) : json_null(),
-			"function", fn ? json_string(fn->name) : json_null()));
+			"function", fn ? json_string(fn->name) : json_null(),
+			"functions", funcs, "nfunctions", (int)nfuncs));
 	}
 	free(k);
 	return a;
@@ -287,6 +351,22 @@ static json_t *insns_json(void)
 			 "kernel", RAWFIG(sum(r->win_kernel, r->vcpus)),
 			 "user", RAWFIG(sum(r->win_user, r->vcpus)),
 			 "per_cpu", per_cpu);
+}
+
+/* The argument QEMU's option opt had in a run (its boot record's command),
+ * or NULL: the machine's memory (-m) and CPUs (-smp), recorded so that a
+ * comparison can show every flavour ran on the same machine. */
+static const char *qemu_opt(const struct kf_boot_rec *b, const char *opt)
+{
+	for (size_t i = 0; i + 1 < b->ncommand; i++)
+		if (!strcmp(b->command[i], opt))
+			return b->command[i + 1];
+	return NULL;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 /* One run: its boot record passed and ran this workload; its raw output
@@ -374,7 +454,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *flavour = NULL, *kver = NULL, *cpu = NULL, *workload = NULL;
-	const char *vmlinux = NULL;
+	const char *vmlinux = NULL, *mem, *smp;
 	int c, do_summary = 0;
 	json_t *rec, *figs, *whole, *run_paths;
 
@@ -402,11 +482,19 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || !out || !flavour || !kver || !cpu || !workload || !nruns)
 		usage();
-	for (size_t i = 0; i < nruns; i++)
+	for (size_t i = 0; i < nruns; i++) {
 		read_run(&runs[i], workload);
+		if (runs[i].raw.hitpc_dropped)
+			kf_warn("%s: the plugin had no room for %" PRIu64 " (line, instruction) pairs "
+				"of HITMs: some lines' functions are incomplete (c2c/plugin.c HITPC_BITS)",
+				runs[i].path, runs[i].raw.hitpc_dropped);
+	}
 	for (size_t i = 1; i < nruns; i++)
 		if (runs[i].raw.vcpus != runs[0].raw.vcpus ||
-		    runs[i].raw.count_kernel != runs[0].raw.count_kernel)
+		    runs[i].raw.count_kernel != runs[0].raw.count_kernel ||
+		    !same_str(runs[i].boot.cpu_string, runs[0].boot.cpu_string) ||
+		    !same_str(qemu_opt(&runs[i].boot, "-m"), qemu_opt(&runs[0].boot, "-m")) ||
+		    !same_str(qemu_opt(&runs[i].boot, "-smp"), qemu_opt(&runs[0].boot, "-smp")))
 			kf_die(2, "%s: another machine or count= than %s; run make c2c again",
 			       runs[i].path, runs[0].path);
 
@@ -421,6 +509,10 @@ int main(int argc, char **argv)
 	json_object_set_new(rec, "workload", json_string(workload));
 	json_object_set_new(rec, "count", json_string(runs[0].raw.count_kernel ? "kernel" : "user"));
 	json_object_set_new(rec, "vcpus", json_integer(runs[0].raw.vcpus));
+	mem = qemu_opt(&runs[0].boot, "-m");
+	smp = qemu_opt(&runs[0].boot, "-smp");
+	json_object_set_new(rec, "memory", mem ? json_string(mem) : json_null());
+	json_object_set_new(rec, "smp", smp && atoi(smp) > 0 ? json_integer(atoi(smp)) : json_null());
 	json_object_set_new(rec, "iterations", json_integer((json_int_t)iterations));
 	json_object_set_new(rec, "unit", json_string(kf_boot_fact(&runs[0].boot, "c2c.unit") ?
 						     kf_boot_fact(&runs[0].boot, "c2c.unit") : ""));

@@ -439,12 +439,12 @@ static void read_sizefigs(struct kf_c2c_sizefigs *s, const json_t *o)
 int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 		    const char *fix)
 {
-	const json_t *figs, *insns, *whole, *v;
-	size_t i;
+	const json_t *figs, *insns, *whole, *v, *fv;
+	size_t i, k;
 	json_t *j;
 
 	memset(c, 0, sizeof(*c));
-	c->vcpus = c->iterations = c->runs = -1;
+	c->vcpus = c->iterations = c->runs = c->smp = -1;
 	/* From no object: every figure NAN. */
 	read_sizefigs(&c->size64, NULL);
 	read_sizefigs(&c->size128, NULL);
@@ -463,6 +463,8 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	c->workload = str(j, "workload");
 	c->count = str(j, "count");
 	c->unit = str(j, "unit");
+	c->memory = str(j, "memory");
+	c->smp = kf_json_int(j, "smp");
 	c->percpu_base = str(json_object_get(j, "attribution"), "percpu_base");
 	c->vcpus = kf_json_int(j, "vcpus");
 	c->iterations = kf_json_int(j, "iterations");
@@ -485,6 +487,7 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 			continue;
 		c->lines = kf_xrealloc(c->lines, (c->nlines + 1) * sizeof(*c->lines));
 		l = &c->lines[c->nlines++];
+		memset(l, 0, sizeof(*l));
 		l->size = kf_json_int(v, "size");
 		l->addr = str(v, "addr");
 		l->pc = str(v, "pc");
@@ -496,6 +499,17 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 		l->nobjects = kf_json_int(v, "nobjects");
 		l->percpu_cpu = kf_json_int(v, "percpu_cpu");
 		l->function = str(v, "function");
+		l->nfunctions = kf_json_int(v, "nfunctions");
+		json_array_foreach(json_object_get(v, "functions"), k, fv) {
+			char *name = str(fv, "name");
+
+			if (!name)
+				continue;
+			l->functions = kf_xrealloc(l->functions,
+						   (l->nfunctions_kept + 1) * sizeof(*l->functions));
+			l->functions[l->nfunctions_kept++] =
+				(struct kf_c2c_recfn){ name, kf_json_num(fv, "hitm") };
+		}
 	}
 	json_decref(j);
 	return 0;
@@ -510,12 +524,16 @@ void kf_c2c_rec_free(struct kf_c2c_rec *c)
 	free(c->workload);
 	free(c->count);
 	free(c->unit);
+	free(c->memory);
 	free(c->percpu_base);
 	for (size_t i = 0; i < c->nlines; i++) {
 		free(c->lines[i].addr);
 		free(c->lines[i].pc);
 		free_strs(c->lines[i].objects, c->lines[i].nobjects_kept);
 		free(c->lines[i].function);
+		for (size_t k = 0; k < c->lines[i].nfunctions_kept; k++)
+			free(c->lines[i].functions[k].name);
+		free(c->lines[i].functions);
 	}
 	free(c->lines);
 	memset(c, 0, sizeof(*c));

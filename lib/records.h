@@ -197,6 +197,11 @@ struct kf_c2c_sizefigs {
 	struct kf_c2c_fig hitm_multi_object;	/* on lines of two objects or more */
 };
 
+struct kf_c2c_recfn {
+	char *name;
+	double hitm;			/* HITMs per run */
+};
+
 struct kf_c2c_recline {
 	long long size;			/* 64 or 128, -1 missing */
 	char *addr, *pc;		/* "0x..." */
@@ -206,11 +211,16 @@ struct kf_c2c_recline {
 	long long nobjects;		/* all of them, -1 missing */
 	long long percpu_cpu;		/* per-CPU objects: whose; -1 static/none */
 	char *function;			/* of the last HITM's instruction */
+	struct kf_c2c_recfn *functions;	/* of every HITM's instruction, most first */
+	size_t nfunctions_kept;
+	long long nfunctions;		/* all of them, -1 missing */
 };
 
 struct kf_c2c_rec {
 	struct kf_rec_head h;
 	char *cpu, *cpu_string, *qemu_version, *workload, *count, *unit;
+	char *memory;			/* QEMU's -m of the runs */
+	long long smp;			/* QEMU's -smp of the runs; -1: missing */
 	char *percpu_base;		/* "0x...", NULL: not inferred */
 	long long vcpus, iterations, runs;
 	struct kf_c2c_sizefigs size64, size128;

@@ -58,7 +58,8 @@ Checks:
   make farm-check DISTCC_HOSTS=...   each distcc host reachable and compiling
                         with this machine's gcc (a probe's object compared)
   make bench            speed ratios in one run: builds, boots, no-ops, ccache,
-                        a fragment toggle, distro=FLAVOUR (docs/benchmarks.md)
+                        a fragment toggle, distro=FLAVOUR, a distcc farm, c2c
+                        (steps="11": only some; docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
   make check-deps       the same, with what the tests need too
   make clean            remove out/<kver>/

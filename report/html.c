@@ -642,6 +642,11 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 	sb_esc(sb, first->workload ? first->workload : "?");
 	sb_add(sb, "</code> on one machine (<code>");
 	sb_esc(sb, first->cpu ? first->cpu : "?");
+	if (first->memory && first->smp > 0) {
+		sb_add(sb, "</code>, <code>-m ");
+		sb_esc(sb, first->memory);
+		sb_addf(sb, "</code>, <code>-smp %lld", first->smp);
+	}
 	sb_add(sb, "</code>) for every flavour: per ");
 	sb_esc(sb, first->unit ? first->unit : "iteration");
 	sb_add(sb, ", the median of the runs and its spread; <b>*</b> where a flavour differs "
@@ -695,7 +700,7 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 		if (!n)
 			continue;
 		sb_add(sb, "<table class=\"runtime\"><tr><th>line</th><th>HITMs</th><th>objects</th>"
-			   "<th>per-CPU unit</th><th>last HITM in</th></tr>\n");
+			   "<th>per-CPU unit</th><th>HITMs in (per run)</th></tr>\n");
 		for (size_t k = 0; k < n && k < 10; k++) {
 			sb_wrap(sb, "<tr><td><code>", l[k]->addr ? l[k]->addr : "?", "</code></td>");
 			sb_addf(sb, "<td>%.0f</td><td>", l[k]->hitm.median);
@@ -705,7 +710,21 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 				sb_addf(sb, "</td><td>CPU %lld</td>", l[k]->percpu_cpu);
 			else
 				sb_add(sb, "</td><td>static</td>");
-			sb_wrap(sb, "<td><code>", l[k]->function ? l[k]->function : "?", "</code></td></tr>\n");
+			/* every function that made HITMs on it, as perf c2c lists
+			 * them; records of before 2026-12-06: the last HITM's */
+			if (!l[k]->nfunctions_kept) {
+				sb_wrap(sb, "<td><code>", l[k]->function ? l[k]->function : "?",
+					"</code> (last)</td></tr>\n");
+				continue;
+			}
+			sb_add(sb, "<td>");
+			for (size_t fi = 0; fi < l[k]->nfunctions_kept; fi++) {
+				sb_wrap(sb, fi ? ", <code>" : "<code>", l[k]->functions[fi].name, "</code>");
+				sb_addf(sb, " %.0f", l[k]->functions[fi].hitm);
+			}
+			if (l[k]->nfunctions > (long long)l[k]->nfunctions_kept)
+				sb_addf(sb, ", %lld more", l[k]->nfunctions - (long long)l[k]->nfunctions_kept);
+			sb_add(sb, "</td></tr>\n");
 		}
 		sb_add(sb, "</table>");
 	}

@@ -178,15 +178,26 @@ static json_t *c2c_obj(const struct flavour *f)
 	o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload", jstr_or_null(f->c2c.workload),
 		      "cpu", jstr_or_null(f->c2c.cpu), "unit", jstr_or_null(f->c2c.unit),
 		      "runs", jint_or_null(f->c2c.runs), "record", jstr_or_null(f->c2c.h.path));
+	/* the machine, the same for every flavour of the section (load.c) */
+	json_object_set_new(o, "cpu_string", jstr_or_null(f->c2c.cpu_string));
+	json_object_set_new(o, "memory", jstr_or_null(f->c2c.memory));
+	json_object_set_new(o, "smp", jint_or_null(f->c2c.smp));
 	for (int id = 0; id < C2C_NR; id++)
 		json_object_set_new(o, keys[id], fig_obj(c2c_row_fig(&f->c2c, (enum c2c_row)id)));
 	n = c2c_shared_lines(&f->c2c, l, 10);
-	for (size_t k = 0; k < n && k < 10; k++)
-		json_array_append_new(lines, json_pack("{s:o, s:o, s:o, s:o, s:o}",
+	for (size_t k = 0; k < n && k < 10; k++) {
+		json_t *fns = json_array();
+
+		for (size_t fi = 0; fi < l[k]->nfunctions_kept; fi++)
+			json_array_append_new(fns, json_pack("{s:o, s:o}",
+				"name", jtext(l[k]->functions[fi].name),
+				"hitm", jnum_or_null(l[k]->functions[fi].hitm)));
+		json_array_append_new(lines, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
 			"addr", jstr_or_null(l[k]->addr), "hitm", jnum_or_null(l[k]->hitm.median),
 			"objects", jstr_array(l[k]->objects, l[k]->nobjects_kept),
 			"percpu_cpu", l[k]->percpu_cpu >= 0 ? json_integer(l[k]->percpu_cpu) : json_null(),
-			"function", jstr_or_null(l[k]->function)));
+			"function", jstr_or_null(l[k]->function), "functions", fns));
+	}
 	json_object_set_new(o, "shared_lines_128", lines);
 	return o;
 }

@@ -281,16 +281,18 @@ static void load_boots(struct report *r, struct flavour *f, const char *dir)
 		push(&f->stale_boots, &f->nstale_boots, file_cpu(&f->boot_recs.stale[i]));
 }
 
-/* The comparison workload's c2c record: <f>/c2c/<cpu>.json, the flavour's
- * CPU model's first, else the first there (c2c runs every flavour on one
- * machine; <workload>.<cpu>.json are other workloads'). */
-static void load_c2c(struct flavour *f, const char *dir)
+/* The comparison workload's c2c record: <f>/c2c/<cpu>.json of the c2c
+ * machine (--c2c-cpu, make's c2c cpu); without it the flavour's CPU model's
+ * first, else the first there (<workload>.<cpu>.json are other
+ * workloads'). Either way report_load keeps only the records of one machine. */
+static void load_c2c(const struct report *r, struct flavour *f, const char *dir)
 {
-	char *path = kf_xasprintf("%s/c2c/%s.json", dir, f->default_cpu ? f->default_cpu : "");
+	const char *cpu = r->c2c_cpu ? r->c2c_cpu : f->default_cpu ? f->default_cpu : "";
+	char *path = kf_xasprintf("%s/c2c/%s.json", dir, cpu);
 	char *cdir = kf_xasprintf("%s/c2c", dir);
 	DIR *d;
 
-	if (access(path, R_OK) && (d = opendir(cdir))) {
+	if (!r->c2c_cpu && access(path, R_OK) && (d = opendir(cdir))) {
 		const struct dirent *e;
 		char *best = NULL;
 
@@ -317,6 +319,44 @@ static void load_c2c(struct flavour *f, const char *dir)
 	free(cdir);
 }
 
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A comparison holds the flavours of one machine (docs/c2c.md): a record
+ * of another CPU model, memory or CPU count than the first flavour's is
+ * said and left out. */
+static void c2c_one_machine(struct report *r)
+{
+	const struct flavour *first = NULL;
+
+	for (size_t i = 0; i < r->nfl; i++) {
+		struct flavour *f = &r->fl[i];
+		const struct kf_c2c_rec *a, *b = &f->c2c;
+
+		if (!f->has_c2c)
+			continue;
+		if (!first) {
+			first = f;
+			continue;
+		}
+		a = &first->c2c;
+		if (same(a->cpu, b->cpu) && same(a->cpu_string, b->cpu_string) &&
+		    same(a->memory, b->memory) && a->smp == b->smp && same(a->workload, b->workload))
+			continue;
+		kf_warn("%s: another machine or workload (%s, -m %s, -smp %lld, %s) than %s (%s, "
+			"-m %s, -smp %lld, %s); left out of the c2c comparison. Run make c2c "
+			"flavour=\"%s %s\" to run both on one machine", b->h.path,
+			b->cpu ? b->cpu : "?", b->memory ? b->memory : "?", b->smp,
+			b->workload ? b->workload : "?", a->h.path, a->cpu ? a->cpu : "?",
+			a->memory ? a->memory : "?", a->smp, a->workload ? a->workload : "?",
+			first->name, f->name);
+		kf_c2c_rec_free(&f->c2c);
+		f->has_c2c = 0;
+	}
+}
+
 void report_load(struct report *r, const char *kdir)
 {
 	const char *base = strrchr(kdir, '/');
@@ -333,10 +373,11 @@ void report_load(struct report *r, const char *kdir)
 			load_config_json(r, f, dir);
 			load_build(f, kdir, dir);
 			load_boots(r, f, dir);
-			load_c2c(f, dir);
+			load_c2c(r, f, dir);
 		}
 		free(dir);
 	}
+	c2c_one_machine(r);
 }
 
 /* ---- queries ------------------------------------------------------------ */

@@ -15,6 +15,10 @@
  *   --html FILE         report.html path (default KDIR/report.html; '-': none)
  *   --cpu-models FILE   CPU model table (default boot/cpu-models)
  *   --recipes DIR       recipes, for descriptions and default CPUs (default flavours)
+ *   --c2c-cpu CPU       the c2c comparison's machine: <f>/c2c/CPU.json (make's
+ *                       c2c cpu); default each flavour's CPU model's record,
+ *                       else its first; records of another machine than the
+ *                       first flavour's are left out either way
  *   --width N           table width (default 100); --quiet: no table
  *   --context N         lines of context in console diffs (default 2)
  *
@@ -33,7 +37,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: report [--json FILE] [--html FILE] [--cpu-models FILE] [--recipes DIR]\n"
-		"              [--width N] [--quiet] [--context N] KDIR FLAVOUR[=FRAGMENT,...]...\n"
+		"              [--c2c-cpu CPU] [--width N] [--quiet] [--context N] KDIR FLAVOUR[=FRAGMENT,...]...\n"
 		"       report --logdiff [--context N] [--label-a L] [--label-b L] A.log B.log\n");
 	exit(2);
 }
@@ -69,7 +73,7 @@ static long number(const char *s, const char *opt)
 int main(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_HTML, O_CPUS, O_RECIPES, O_WIDTH, O_QUIET,
-	       O_CONTEXT, O_LOGDIFF, O_LA, O_LB };
+	       O_CONTEXT, O_LOGDIFF, O_LA, O_LB, O_C2C };
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, O_JSON },
 		{ "html", required_argument, NULL, O_HTML },
@@ -81,6 +85,7 @@ int main(int argc, char **argv)
 		{ "logdiff", no_argument, NULL, O_LOGDIFF },
 		{ "label-a", required_argument, NULL, O_LA },
 		{ "label-b", required_argument, NULL, O_LB },
+		{ "c2c-cpu", required_argument, NULL, O_C2C },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,6 +108,7 @@ int main(int argc, char **argv)
 		case O_LOGDIFF: logdiff = 1; break;
 		case O_LA: la = optarg; break;
 		case O_LB: lb = optarg; break;
+		case O_C2C: r.c2c_cpu = optarg; break;
 		default: usage();
 		}
 	}

@@ -260,6 +260,7 @@ struct report {
 	size_t ncdiff;
 	struct logdiff *ldiff;
 	size_t nldiff;
+	const char *c2c_cpu;	/* --c2c-cpu: the machine of the c2c comparison */
 };
 
 /* ---- load.c -------------------------------------------------------------- */

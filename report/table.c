@@ -334,9 +334,14 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 			first = &r->fl[i].c2c;
 	if (!first)
 		return;
-	fprintf(f, "\nCache-line contention (emulated): %s on %s, per %s, median (spread) of "
-		"the runs\n%-28s", first->workload ? first->workload : "?",
-		first->cpu ? first->cpu : "?", first->unit ? first->unit : "iteration", "");
+	/* the machine's memory and CPUs: not in records before 2026-12-06 */
+	if (first->memory && first->smp > 0)
+		snprintf(buf, sizeof(buf), " (-m %s, -smp %lld)", first->memory, first->smp);
+	else
+		buf[0] = '\0';
+	fprintf(f, "\nCache-line contention (emulated): %s on %s%s, per %s, median (spread) "
+		"of the runs\n%-28s", first->workload ? first->workload : "?",
+		first->cpu ? first->cpu : "?", buf, first->unit ? first->unit : "iteration", "");
 	for (size_t i = 0; i < r->nfl; i++)
 		fprintf(f, " %-18.18s", r->fl[i].name);
 	fputc('\n', f);

@@ -79,6 +79,40 @@ static void real_pipe(void **state)
 	kf_c2c_raw_free(&r);
 }
 
+/* The plugin of 2026-12-06 adds every instruction's HITMs per line: on
+ * real output they add up to each line's HITMs, none dropped. An older
+ * raw file (pipe-generic.raw) has none. */
+static void real_hitpcs(void **state)
+{
+	struct kf_c2c_raw r;
+
+	(void)state;
+	parse_file("pipe-generic.raw", &r);
+	assert_int_equal(r.nhitpcs, 0);
+	kf_c2c_raw_free(&r);
+	parse_file("pipe-generic-hitpc.raw", &r);
+	assert_true(r.nhitpcs > r.nlines);
+	assert_int_equal(r.hitpc_dropped, 0);
+	for (size_t i = 0; i < r.nlines; i++) {
+		uint64_t sum = 0;
+
+		for (size_t k = 0; k < r.nhitpcs; k++)
+			if (r.hitpcs[k].size == r.lines[i].size && r.hitpcs[k].addr == r.lines[i].addr)
+				sum += r.hitpcs[k].hitm;
+		assert_true(sum == r.lines[i].hitm);
+	}
+	for (size_t k = 0; k < r.nhitpcs; k++) {
+		size_t i;
+
+		for (i = 0; i < r.nlines; i++)
+			if (r.hitpcs[k].size == r.lines[i].size && r.hitpcs[k].addr == r.lines[i].addr)
+				break;
+		assert_true(i < r.nlines);	/* no pair of a line without HITMs */
+		assert_true(r.hitpcs[k].pc >> 63);	/* count=kernel: kernel instructions */
+	}
+	kf_c2c_raw_free(&r);
+}
+
 static void refuse(const char *text, const char *want)
 {
 	struct kf_c2c_raw r;
@@ -115,6 +149,8 @@ static void broken(void **state)
 	       "cannot read");
 	refuse(HEAD "vcpu 9 kernel 1 user 1 win_kernel 0 win_user 0\nend\n", "vCPU 9 out of range");
 	refuse("kf-c2c-raw 1\ncount kernel\nend\n", "incomplete");
+	refuse(HEAD "hitpc 64 0x40 0xffffffff81000000\nend\n", "cannot read");
+	refuse(HEAD "hitpc 32 0x40 0xffffffff81000000 3\nend\n", "cannot read");
 }
 
 static void median_spread(void **state)
@@ -141,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(real_calibration),
 		cmocka_unit_test(real_pipe),
+		cmocka_unit_test(real_hitpcs),
 		cmocka_unit_test(broken),
 		cmocka_unit_test(median_spread),
 	};

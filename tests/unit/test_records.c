@@ -213,6 +213,8 @@ static void test_c2c_record(void **state)
 	assert_int_equal(c.runs, 5);
 	assert_int_equal(c.iterations, 2000);
 	assert_int_equal(c.vcpus, 2);
+	assert_string_equal(c.memory, "1G");
+	assert_int_equal(c.smp, 2);
 	assert_true(c.size64.hitm.median > 0);
 	assert_true(c.size64.hitm.min <= c.size64.hitm.median &&
 		    c.size64.hitm.median <= c.size64.hitm.max);
@@ -246,6 +248,8 @@ static void test_c2c_record(void **state)
 		   " \"figures\": {\"64\": {\"hitm\": {\"median\": 3}}}, \"lines\": [1, {\"size\": 64}]}\n");
 	assert_int_equal(kf_c2c_rec_read(&c, path, KF_MUST, "unused"), 0);
 	assert_null(c.workload);
+	assert_null(c.memory);
+	assert_int_equal(c.smp, -1);
 	assert_int_equal(c.runs, -1);
 	assert_true(c.size64.hitm.median == 3);
 	assert_true(isnan(c.size64.hitm.spread));
@@ -258,6 +262,24 @@ static void test_c2c_record(void **state)
 	assert_int_equal(c.lines[0].percpu_cpu, -1);
 	assert_int_equal(c.lines[0].nobjects_kept, 0);
 	assert_null(c.percpu_base);
+	assert_int_equal(c.lines[0].nfunctions_kept, 0);
+	assert_int_equal(c.lines[0].nfunctions, -1);
+	kf_c2c_rec_free(&c);
+	unlink(path);
+	free(path);
+	/* A line's functions (every HITM's instruction): a nameless one and a
+	 * number are skipped, the rest kept in order. */
+	path = put("c2c/fns.json", "{\"record\": \"c2c\", \"format\": 1, \"lines\": [{\"size\": 128,\n"
+		   " \"functions\": [{\"name\": \"pipe_write\", \"hitm\": 1000}, {\"hitm\": 3}, 7,\n"
+		   " {\"name\": \"pipe_read\", \"hitm\": 7.5}], \"nfunctions\": 9}]}\n");
+	assert_int_equal(kf_c2c_rec_read(&c, path, KF_MUST, "unused"), 0);
+	assert_int_equal(c.nlines, 1);
+	assert_int_equal(c.lines[0].nfunctions, 9);
+	assert_int_equal(c.lines[0].nfunctions_kept, 2);
+	assert_string_equal(c.lines[0].functions[0].name, "pipe_write");
+	assert_true(c.lines[0].functions[0].hitm == 1000);
+	assert_string_equal(c.lines[0].functions[1].name, "pipe_read");
+	assert_true(c.lines[0].functions[1].hitm == 7.5);
 	kf_c2c_rec_free(&c);
 	/* a boot record is not a c2c record */
 	assert_int_equal(kf_c2c_rec_read(&c, FIXTURE "/generic/boot/nocona.json", KF_QUIET, ""), -1);

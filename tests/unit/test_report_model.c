@@ -438,6 +438,73 @@ static void survives_empty(void **state)
 	report_free(&r);
 }
 
+/* The c2c section holds one machine: --c2c-cpu picks <f>/c2c/<cpu>.json,
+ * and a record of other memory than the first flavour's is left out (a
+ * real record, tests/data/c2c/pipe-generic.json, its -m changed). */
+static void c2c_one_machine(void **state)
+{
+	char *dir = mkdtemp(tmpl), *kdir, *p, *rec, *other, *at;
+	const char *const names[] = { "a", "b", "c", "d" };
+	struct report r;
+
+	(void)state;
+	assert_non_null(dir);
+	kdir = kf_xasprintf("%s/6.1", dir);
+	rec = kf_read_file("tests/data/c2c/pipe-generic.json", NULL);
+	assert_non_null(rec);
+	other = kf_xstrdup(rec);
+	at = strstr(other, "\"memory\": \"1G\"");
+	assert_non_null(at);
+	at[strlen("\"memory\": \"")] = '2';
+	put(kdir, "a/c2c/nocona.json", rec);
+	put(kdir, "a/c2c/core2.json", rec);
+	put(kdir, "b/c2c/nocona.json", rec);
+	put(kdir, "c/c2c/core2.json", rec);	/* another model only */
+	put(kdir, "d/c2c/nocona.json", other);	/* -m 2G */
+	memset(&r, 0, sizeof(r));
+	for (size_t i = 0; i < 4; i++)
+		report_add_flavour(&r, names[i]);
+	r.c2c_cpu = "nocona";
+	report_read_cpu_models(&r, "boot/cpu-models");
+	report_load(&r, kdir);
+	assert_true(fl(&r, "a")->has_c2c);
+	assert_string_equal(fl(&r, "a")->c2c.memory, "1G");
+	assert_int_equal(fl(&r, "a")->c2c.smp, 2);
+	assert_true(fl(&r, "b")->has_c2c);
+	assert_false(fl(&r, "c")->has_c2c);
+	assert_false(fl(&r, "d")->has_c2c);
+	/* the machine in the table, the HTML and report.json */
+	report_derive(&r);
+	report_compare(&r, 2);
+	{
+		char *text = NULL;
+		size_t len;
+		FILE *out = open_memstream(&text, &len);
+
+		assert_non_null(out);
+		table_print(out, &r, 100);
+		fclose(out);
+		assert_non_null(strstr(text, "pipe on nocona (-m 1G, -smp 2), per round trip"));
+		free(text);
+	}
+	p = kf_xasprintf("%s/report.html", kdir);
+	assert_int_equal(html_write(&r, p), 0);
+	free(contains(p, "(<code>nocona</code>, <code>-m 1G</code>, <code>-smp 2</code>)"));
+	free(p);
+	p = kf_xasprintf("%s/report.json", kdir);
+	assert_int_equal(json_write(&r, p), 0);
+	free(contains(p, "\"memory\": \"1G\""));
+	free(p);
+	report_free(&r);
+	p = kf_xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(p), 0);
+	free(p);
+	free(rec);
+	free(other);
+	free(kdir);
+	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +516,7 @@ int main(void)
 		cmocka_unit_test(survives_broken_and_missing),
 		cmocka_unit_test(facts_without_probe),
 		cmocka_unit_test(survives_empty),
+		cmocka_unit_test(c2c_one_machine),
 	};
 
 	return cmocka_run_group_tests_name("report_model", tests, NULL, NULL);
