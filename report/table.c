@@ -339,7 +339,8 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 		snprintf(buf, sizeof(buf), " (-m %s, -smp %lld)", first->memory, first->smp);
 	else
 		buf[0] = '\0';
-	fprintf(f, "\nCache-line contention (emulated): %s on %s%s, per %s, median (spread) "
+	/* two lines: with the machine, one would pass the table's 100 columns */
+	fprintf(f, "\nCache-line contention (emulated): %s on %s%s,\nper %s, median (spread) "
 		"of the runs\n%-28s", first->workload ? first->workload : "?",
 		first->cpu ? first->cpu : "?", buf, first->unit ? first->unit : "iteration", "");
 	for (size_t i = 0; i < r->nfl; i++)

@@ -484,7 +484,7 @@ static void c2c_one_machine(void **state)
 		assert_non_null(out);
 		table_print(out, &r, 100);
 		fclose(out);
-		assert_non_null(strstr(text, "pipe on nocona (-m 1G, -smp 2), per round trip"));
+		assert_non_null(strstr(text, "pipe on nocona (-m 1G, -smp 2),\nper round trip"));
 		free(text);
 	}
 	p = kf_xasprintf("%s/report.html", kdir);
