@@ -122,26 +122,40 @@ static struct {
 	struct run c2c_make, c2c_plugin, c2c_plain;	/* step 11 */
 } m;
 
+/* Run argv (NULL-terminated) with o, waiting at most timeout seconds (-1:
+ * no limit); its exit status in *status. The one place a step's figures
+ * are measured: wall from here, CPU from the process tree's rusage. */
+static struct run measure(const struct kf_proc_opts *o, char *const argv[], int timeout,
+			  int *status)
+{
+	double start = kf_now();
+	struct kf_proc p;
+	struct rusage ru;
+	struct run r;
+
+	if (kf_proc_start(&p, argv, o))
+		kf_die(2, "cannot run %s (log %s): %s", argv[0], o->log, strerror(errno));
+	if (!kf_proc_wait(&p, timeout, status, &ru)) {
+		kf_proc_stop(&p, 5, status);
+		kf_die(1, "%s did not end within %d s; its output: %s", argv[0], timeout, o->log);
+	}
+	r.wall = kf_now() - start;
+	r.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	if (kf_proc_signal)
+		kf_proc_die_of(kf_proc_signal);
+	return r;
+}
+
 /* Run argv (NULL-terminated) in dir with env's NAME=VALUE strings, output
  * appended to log; die on failure. */
 static struct run run_in(const char *dir, const char *log, char *const env[],
 			 char *const argv[])
 {
 	struct kf_proc_opts o = { .log = log, .append = 1, .dir = dir, .env = env };
-	double start = kf_now();
-	struct kf_proc p;
-	struct rusage ru;
-	struct run r;
 	int status;
+	struct run r = measure(&o, argv, -1, &status);
 
-	if (kf_proc_start(&p, argv, &o))
-		kf_die(2, "cannot run %s (log %s): %s", argv[0], log, strerror(errno));
-	kf_proc_wait(&p, -1, &status, &ru);
-	r.wall = kf_now() - start;
-	r.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-	if (kf_proc_signal)
-		kf_proc_die_of(kf_proc_signal);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		kf_die(1, "'%s %s' failed; its output: %s", argv[0], argv[1] ? argv[1] : "", log);
 	return r;
@@ -890,23 +904,9 @@ static struct run qemu_once(const char *log, char *const argv[], long long want)
 {
 	struct kf_proc_opts o = { .log = log, .append = 1, .dir = b.top, .null_in = 1,
 				  .group = 1 };
-	double start = kf_now();
-	struct kf_proc p;
-	struct rusage ru;
-	struct run r;
 	int status;
+	struct run r = measure(&o, argv, 300, &status);
 
-	if (kf_proc_start(&p, argv, &o))
-		kf_die(2, "cannot run %s (log %s): %s", argv[0], log, strerror(errno));
-	if (!kf_proc_wait(&p, 300, &status, &ru)) {
-		kf_proc_stop(&p, 5, &status);
-		kf_die(1, "QEMU did not end within 300 s; its output: %s", log);
-	}
-	r.wall = kf_now() - start;
-	r.cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-	if (kf_proc_signal)
-		kf_proc_die_of(kf_proc_signal);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
 		kf_die(1, "QEMU ended with status %d, its boot record says %lld; its output: %s",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1, want, log);
