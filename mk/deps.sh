@@ -14,7 +14,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "kflavour: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/tmp/kflavour-apt.$$.log 2>&1; then
+# Another apt-get (a second make, unattended-upgrades) holds dpkg's lock:
+# wait for it, up to 10 minutes, rather than fail on a busy machine.
+apt=(apt-get -qq -o DPkg::Lock::Timeout=600)
+if ! { "${apt[@]}" update && "${apt[@]}" install -y --no-install-recommends "${missing[@]}"; } >/tmp/kflavour-apt.$$.log 2>&1; then
 	tail -n 20 /tmp/kflavour-apt.$$.log >&2
 	echo "kflavour: apt-get install ${missing[*]} failed (log above)" >&2
 	rm -f /tmp/kflavour-apt.$$.log
