@@ -6,7 +6,8 @@
 # distcc farm (root), and c2c: the plugin's cost and make c2c's wall time.
 # Scratch out= directories under $(out)/bench share this out's tree by hard
 # links; the table goes to $(out)/bench/report.txt (docs/benchmarks.md).
-$(eval $(call tool,bench,bench/bench.c $(records_src) lib/proc.c,-ljansson))
+$(eval $(call tool,bench,bench/bench.c bench/run.c bench/steps.c bench/farm.c bench/c2c.c bench/table.c $(records_src) lib/proc.c,-ljansson))
+$(tools)/bench: bench/bench.h
 
 distro ?= debian-cloud-mpsc
 # steps="4 5 6": only those steps, on the scratch out= an earlier run left

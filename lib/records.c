@@ -178,7 +178,7 @@ static void read_run(struct kf_build_run *r, const json_t *o)
 int kf_build_rec_read(struct kf_build_rec *b, const char *path,
 		      enum kf_need need, const char *fix)
 {
-	const json_t *full, *cc, *v;
+	const json_t *full, *cc, *dc, *v;
 	const char *key;
 	json_t *j;
 
@@ -200,6 +200,10 @@ int kf_build_rec_read(struct kf_build_rec *b, const char *path,
 	b->ccache_hits = kf_json_int(cc, "hits");
 	b->ccache_misses = kf_json_int(cc, "misses");
 	b->distcc_hosts = str(j, "distcc_hosts");
+	dc = json_object_get(j, "distcc");
+	b->distcc_remote = kf_json_int(dc, "remote");
+	b->distcc_local = kf_json_int(dc, "local");
+	b->distcc_fell_back = kf_json_int(dc, "fell_back");
 	b->objects = kf_json_int(j, "objects");
 	b->bzimage_bytes = kf_json_int(j, "bzimage_bytes");
 	b->bzimage_sha256 = str(j, "bzimage_sha256");

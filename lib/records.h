@@ -105,6 +105,9 @@ struct kf_build_rec {
 	int ccache_enabled;
 	long long ccache_hits, ccache_misses;
 	char *distcc_hosts;
+	/* build.json's "distcc": compiles run remote, here, redone here
+	 * after a host failed; -1 without DISTCC_HOSTS or in older records */
+	long long distcc_remote, distcc_local, distcc_fell_back;
 	long long objects, bzimage_bytes;
 	char *bzimage_sha256;
 	struct kf_section *sections;	/* in the record's order */

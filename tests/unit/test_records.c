@@ -359,7 +359,8 @@ static void test_build_reads_every_field(void **state)
 		" \"wall_seconds\": 201.4, \"cpu_seconds\": null, \"started\": 1, \"finished\": 202,\n"
 		" \"warnings\": 1, \"warning_lines\": [\"w.c:1: warning: x\"]},\n"
 		" \"ccache\": {\"enabled\": true, \"hits\": 9, \"misses\": 1},\n"
-		" \"distcc_hosts\": \"a b\", \"warnings\": 0, \"warning_lines\": [], \"objects\": 987,\n"
+		" \"distcc_hosts\": \"a b\", \"distcc\": {\"remote\": 600, \"local\": 84,\n"
+		" \"fell_back\": 2, \"hosts\": {}}, \"warnings\": 0, \"warning_lines\": [], \"objects\": 987,\n"
 		" \"bzimage_bytes\": 1234, \"bzimage_sha256\": \"" SHA_A "\",\n"
 		" \"sections\": {\".text\": 4096, \".bss\": null}, \"code_bytes\": 2000,\n"
 		" \"text_span_bytes\": null, \"march\": \"nocona\", \"mtune\": null,\n"
@@ -389,6 +390,9 @@ static void test_build_reads_every_field(void **state)
 	assert_int_equal(b.ccache_hits, 9);
 	assert_int_equal(b.ccache_misses, 1);
 	assert_string_equal(b.distcc_hosts, "a b");
+	assert_int_equal(b.distcc_remote, 600);
+	assert_int_equal(b.distcc_local, 84);
+	assert_int_equal(b.distcc_fell_back, 2);
 	assert_int_equal(b.objects, 987);
 	assert_int_equal(b.bzimage_bytes, 1234);
 	assert_string_equal(b.bzimage_sha256, SHA_A);
@@ -474,6 +478,9 @@ static void test_real_records(void **state)
 	assert_int_equal(b.nsections, 5);
 	assert_string_equal(b.mtune, "generic");
 	assert_null(b.march);
+	/* built without DISTCC_HOSTS: no distcc counts */
+	assert_int_equal(b.distcc_remote, -1);
+	assert_int_equal(b.distcc_local, -1);
 	assert_int_equal(kf_boot_rec_read(&r, FIXTURE "/generic/boot/nocona.json", KF_MUST, ""), 0);
 	assert_string_equal(r.cpu, "nocona");
 	assert_int_equal(kf_boot_current(&r, &b), 1);
