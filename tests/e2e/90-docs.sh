@@ -2,7 +2,8 @@
 # Docs agree with the code (issue 9): every target 'make help' lists is
 # documented in docs/guide.md, every error message of docs/troubleshooting.md
 # still exists in the code, the README shows the two set-up commands, and
-# host tools print as make help's V=1 says (issue 35).
+# host tools print as make help's V=1 says (issue 35), and the one-reader
+# greps of docs/architecture.md find nothing but the readers in lib/.
 . tests/lib.sh
 make -s help out="$KF_OUT" > "$kf_tmp/help" 2>&1
 mapfile -t targets < <(grep -oE '^  make [a-z][a-z0-9-]*' "$kf_tmp/help" | awk '{print $2}' | sort -u)
@@ -32,6 +33,21 @@ make help out="$kf_tmp/h2" V=1 > "$kf_tmp/h2.out" 2>&1
 check "V=1: its whole gcc command" grep -q '^gcc -std=gnu11 .* -o .*/tools/config-flavours' "$kf_tmp/h2.out"
 check_fails "a failing compile: the compiler's error shows" 2 'nonexistent.h: No such file' \
 	make help out="$kf_tmp/h3" HOSTCC='gcc -include nonexistent.h'
+# docs/architecture.md's greps for a format read outside its one reader:
+# each prints exactly its reader in lib/ (so its pattern still matches the
+# code it looks for), or nothing when the line is marked "(none)".
+mapfile -t greps < <(awk '/`tests\/e2e\/90-docs.sh` runs every line of this block:$/ { on = 1; next }
+	on && /^```$/ { if (++fence == 2) exit; next } fence == 1' docs/architecture.md)
+dline=${greps[0]-}
+wrong=()
+for g in "${greps[@]:1}"; do
+	got=$(bash -c "$dline; $g" 2>&1)
+	if [[ $g == *'(none)' ]]; then [ -z "$got" ] || wrong+=("${g##*# }: $got")
+	elif [[ $got != lib/* || $got == *$'\n'* ]]; then wrong+=("${g##*# }: ${got:-nothing}"); fi
+done
+[[ $dline == d=* ]] && [ ${#greps[@]} -gt 8 ] && ok "docs/architecture.md: $((${#greps[@]} - 1)) one-reader greps" ||
+	not_ok "docs/architecture.md: the one-reader greps (${#greps[@]} lines, first '$dline')"
+check_eq "each one-reader grep prints its reader in lib/ and nothing else" "${wrong[*]}" ""
 check "README shows make and make check" grep -qE '^make +#' README.md
 check "README shows make check" grep -qE '^make check' README.md
 check ".ci/run runs make check" grep -q '^make check$' .ci/run
