@@ -14,9 +14,11 @@
 
 /* Kernel command line parameters the runner passes and the init reads. */
 #define KF_NONCE_PARAM	"kflavour.nonce"	/* the run's nonce, echoed at the end */
-#define KF_MODE_PARAM	"kflavour.mode"		/* a negative case: hang, oops */
+#define KF_MODE_PARAM	"kflavour.mode"		/* a negative case: hang, oops, chatter */
 #define KF_MODE_HANG	"hang"			/* print nothing, never end */
 #define KF_MODE_OOPS	"oops"			/* provoke a WARNING, then end */
+#define KF_MODE_CHATTER	"chatter"		/* a kernel message amid the report */
+#define KF_CHATTER	"kflavour-chatter"	/* ... its messages: ": info", ": warning" */
 
 /* The init's KTAP suite (one test per check it makes). */
 #define KF_INIT_SUITE	"kflavour_init"

@@ -25,6 +25,9 @@
  *   oops   make the kernel print a real WARNING through LKDTM's debugfs
  *          file (CONFIG_LKDTM), then go on to the end marker (verdict oops);
  *          without LKDTM the test provoke_warning is "not ok".
+ *   chatter  log a KERN_INFO and a KERN_WARNING message (/dev/kmsg)
+ *          between the KTAP document and the facts, as a late driver probe
+ *          does: only the warning reaches the console (quiet_console()).
  *
  * kflavour.c2c= runs one workload of the c2c stage (docs/c2c.md) between
  * the window markers of c2c/c2c.h, then reports as usual: its test
@@ -46,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/io.h>
+#include <sys/klog.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -635,6 +639,39 @@ static void print_ktap(void)
 	say("%s 1 " KF_INIT_SUITE, failed ? "not ok" : "ok");
 }
 
+/*
+ * From here on the console carries the report alone. The kernel prints on
+ * the same UART whenever it likes: a late driver probe's "input: ImExPS/2
+ * Generic Explorer Mouse ..." landed inside a "kf: c2c.iterations=" line of
+ * a c2c run and the fact was lost. So messages below KERN_WARNING stay in
+ * the log buffer (console_loglevel 5); a warning, an oops or a panic still
+ * shows and still sets the verdict.
+ */
+static void quiet_console(void)
+{
+	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
+}
+
+/*
+ * kflavour.mode=chatter: two kernel messages amid the report, as a late
+ * driver probe prints them. The KERN_INFO one must not reach the console,
+ * the KERN_WARNING one must (it shows the other was written too).
+ */
+static void chatter(void)
+{
+	static const char *const msgs[] = {
+		"<6>" KF_CHATTER ": info\n", "<4>" KF_CHATTER ": warning\n",
+	};
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	size_t i;
+
+	for (i = 0; fd >= 0 && i < sizeof(msgs) / sizeof(msgs[0]); i++)
+		if (write(fd, msgs[i], strlen(msgs[i])) < 0)
+			break;
+	if (fd >= 0)
+		close(fd);
+}
+
 /* Wait until the console has sent everything, then end the VM. */
 static void __attribute__((noreturn)) end_vm(int have_ioperm)
 {
@@ -738,7 +775,10 @@ int main(void)
 	if (cmdline_param(KF_C2C_PARAM, c2c_param, sizeof(c2c_param)))
 		c2c_workload(c2c_param);
 
+	quiet_console();
 	print_ktap();
+	if (!strcmp(mode, KF_MODE_CHATTER))
+		chatter();
 	print_facts(have_probe);
 	if (first_line("/proc/uptime", buf, sizeof(buf)))
 		say(KF_UPTIME "%.*s", (int)strcspn(buf, " "), buf);

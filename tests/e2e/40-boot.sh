@@ -127,6 +127,18 @@ check_fails "rdinit=/nonexistent: panic" 0 ': panic \(' \
 	boot panic --append rdinit=/nonexistent --expect panic
 check_fails "an init that never ends: hang" 0 ': hang \(' \
 	boot hang --append kflavour.mode=hang --hang-timeout 2 --expect hang
+# The kernel prints on the console whenever it likes: a late driver probe's
+# "input: ..." once landed inside a fact line of a c2c run. From its KTAP
+# document on, the init lets only warnings and worse through.
+check_fails "kernel messages amid the report: pass" 0 ': pass \(' \
+	boot chatter --append kflavour.mode=chatter --expect pass
+check "... the KERN_WARNING one is on the console" \
+	grep -q '^\[[^]]*\] kflavour-chatter: warning$' "$kf_tmp/chatter/nocona.log"
+check_eq "... the KERN_INFO one is not" \
+	"$(grep -c 'kflavour-chatter: info' "$kf_tmp/chatter/nocona.log")" 0
+check_eq "... every fact of a plain boot is there" \
+	"$(grep -c '^\[[^]]*\] kf: ' "$kf_tmp/chatter/nocona.log")" \
+	"$(grep -c '^\[[^]]*\] kf: ' "$k/mpsc/boot/nocona.log")"
 # QEMU's own SeaBIOS instead of qboot: its MP table lists one thread of the
 # two, and a kernel without ACPI (the flavours have none) sees one CPU.
 check_fails "SeaBIOS (one CPU of two): test-fail" 0 ': test-fail \(' \
