@@ -47,7 +47,8 @@ Configs:
 
 Checks:
   make check            all tests (unit, end to end); ends with each script's seconds,
-                        the skips by name and "N passed, N failed, N skipped"
+                        the skips by name and "N passed, N failed, N skipped";
+                        scripts marked "# lane: background" run beside, niced
   make check t=REGEX    only the tests whose name matches
   make check-slow       checks too slow for make check (tests/slow/): the 6.12
                         tree (config, mpsc built and booted, make upgrade), the

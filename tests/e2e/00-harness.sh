@@ -4,10 +4,12 @@
 # with its stderr shown; 'ok ... # SKIP reason' (lib.sh's skip, or bare) and
 # cmocka's skip() are skips, never passes, and one without a reason a
 # failure; the summary gives each script's seconds, CPU of its child
-# processes included, the unit tests' together, and names the skips. Fake
-# scripts in a directory of their own and a cmocka program in an out= of
-# their own (tests/data/harness/), run by tests/run (KF_SUITE=DIR); no make,
-# no kernel.
+# processes included, the unit tests' together, and names the skips. The
+# background lane ('# lane: background'): its scripts judged the same, after
+# the others, with their seconds; nothing of it left after a run, finished
+# or interrupted. Fake scripts in a directory of their own and a cmocka
+# program in an out= of their own (tests/data/harness/), run by tests/run
+# (KF_SUITE=DIR); no make, no kernel.
 . tests/lib.sh
 s=$kf_tmp/suite
 mkdir -p "$s"
@@ -61,4 +63,61 @@ check_eq "all: the sums" "$(tail -n 1 "$kf_tmp/all.out")" "16 passed, 7 failed, 
 check_eq "all: a row of seconds per script" "$(grep -cE '^  [a-z0-9]+\.sh +[0-9.]+ s +[0-9.]+ s CPU$' "$kf_tmp/all.out")" 11
 check_eq "the skips named" "$(sed -n '/^skipped (3):$/,$p' "$kf_tmp/all.out" | grep -c '# SKIP')" 3
 check "the stderr also in check.log" grep -q 'exiting 1 on purpose' "$kf_tmp/out/check.log"
+
+# The background lane: a suite of one script in the main lane and two in
+# the lane, one of which dies after two ok lines. Its lane directory holds
+# a killed run's state, which must not count.
+b=$kf_tmp/lanesuite lo=$kf_tmp/laneout
+mkdir -p "$b" "$lo/check.bg/bgok.sh"
+lfake() { printf '. tests/lib.sh\n# lane: background\n%s\n' "$2" > "$b/$1.sh"; }	# lfake NAME BODY
+lfake bgdies 'echo 1..4; ok one; ok two; echo "$bg_no_such_variable"; ok three'
+lfake bgok 'sleep 1; ok one; ok two; done_testing'
+printf '. tests/lib.sh\nok one; done_testing\n' > "$b/main.sh"
+printf 'not ok 1 - stale\n1..1\n' > "$lo/check.bg/bgok.sh/tap"
+echo 1 > "$lo/check.bg/bgok.sh/rc"
+KF_OUT=$lo KF_SUITE=$b tests/run > "$kf_tmp/lane.out" 2>&1
+rc=$?
+check_eq "lane: the sums, exit 1" "$(tail -n 1 "$kf_tmp/lane.out"), exit $rc" "5 passed, 1 failed, 0 skipped, exit 1"
+check "lane: the script that died is a failure" \
+	grep -q '^  not ok - bgdies\.sh exited 1 with no failing test; planned 4 tests, printed 2$' "$kf_tmp/lane.out"
+check "lane: ... with its stderr" grep -q '^  # .*bg_no_such_variable: unbound variable$' "$kf_tmp/lane.out"
+check_eq "lane: its scripts after the others, in name order" \
+	"$(sed -n "s|^== $b/||p" "$kf_tmp/lane.out" | sed 's/([0-9:]*)$/(time)/' | tr '\n' '|')" \
+	"main.sh (time)|bgdies.sh (background lane)|bgok.sh (background lane)|"
+check "lane: their lines under their own header" \
+	sh -c "sed -n '/^== .*bgok.sh (background lane)/,/^seconds/p' '$kf_tmp/lane.out' | grep -q '^  ok 2 - two$'"
+check_eq "lane: a row of seconds for each of the three" \
+	"$(grep -cE '^  (main|bgok|bgdies)\.sh +[0-9.]+ s +[0-9.]+ s CPU$' "$kf_tmp/lane.out")" 3
+check "lane: check.log has its TAP and stderr" sh -c "grep -q '^bgdies.sh: 2 passed, 0 failed, 0 skipped, exit 1$' '$lo/check.log' &&
+	grep -q 'bg_no_such_variable: unbound variable' '$lo/check.log'"
+check_eq "lane: no process of the lane left, no lane directory" \
+	"$(pgrep -f "$b/" || true)$(ls -d "$lo/check.bg" "$lo/check.main" 2>/dev/null)" ""
+KF_OUT=$lo KF_SUITE=$b tests/run 'bgok|main' > "$kf_tmp/lane2.out" 2>&1
+check_eq "lane: the next run, the good ones only, counts only its own" \
+	"$(tail -n 1 "$kf_tmp/lane2.out")" "3 passed, 0 failed, 0 skipped"
+# A lane that dies (here killed by its script) fails that script and the
+# ones it did not run.
+k=$kf_tmp/killsuite
+mkdir -p "$k"
+printf '. tests/lib.sh\n# lane: background\nok one; echo 1..1; kill -KILL $PPID\n' > "$k/bgkill.sh"
+printf '. tests/lib.sh\n# lane: background\nok one; done_testing\n' > "$k/bgnext.sh"
+KF_OUT=$kf_tmp/killout KF_SUITE=$k tests/run > "$kf_tmp/kill.out" 2>&1
+check_eq "lane killed: its script and the next one fail" \
+	"$(grep -c -e '^  not ok - bgkill\.sh did not run to its end$' \
+		-e '^  not ok - bgnext\.sh did not run to its end; printed no plan (1\.\.N)$' "$kf_tmp/kill.out"), $(tail -n 1 "$kf_tmp/kill.out")" \
+	"2, 1 passed, 2 failed, 0 skipped"
+# Interrupted: tests/run, killed while it waits for the lane, ends the lane.
+i=$kf_tmp/intsuite io=$kf_tmp/intout n=$((3000 + $$ % 1000))
+mkdir -p "$i"
+printf '. tests/lib.sh\n# lane: background\nok one; sleep %s; done_testing\n' "$n" > "$i/bgsleep.sh"
+KF_OUT=$io KF_SUITE=$i tests/run > "$kf_tmp/int.out" 2>&1 &
+run=$!
+for _ in $(seq 50); do pgrep -fx "sleep $n" > /dev/null && break; sleep 0.2; done
+check "interrupted: the lane's script was running" pgrep -fx "sleep $n"
+kill -TERM "$run"
+wait "$run"
+rc=$?
+sleep 0.5
+check_eq "interrupted: tests/run exits 143 and leaves no process of the lane, no lane directory" \
+	"$rc $(pgrep -f "sleep $n|$i/" || true)$(ls -d "$io/check.bg" 2>/dev/null)" "143 "
 done_testing
