@@ -50,9 +50,11 @@ Checks:
                         the skips by name and "N passed, N failed, N skipped";
                         scripts marked "# lane: background" run beside, niced
   make check t=REGEX    only the tests whose name matches
-  make check-slow       checks too slow for make check (tests/slow/): the 6.12
-                        tree (config, mpsc built and booted, make upgrade), the
-                        distro configs, check-repro, a new flavour end to end
+  make check-slow       checks too slow for make check (tests/slow/): plain make
+                        (k8 built and booted too; make check builds generic and
+                        mpsc), the 6.12 tree (config, mpsc built and booted,
+                        make upgrade), the distro configs, check-repro, a new
+                        flavour end to end
   make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage

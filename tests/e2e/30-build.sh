@@ -1,6 +1,7 @@
 #!/bin/bash
-# Build stage (issue 3): every flavour builds under one jobserver; the
-# compiler flags and section sizes differ as the flavours say; build.json
+# Build stage (issue 3): make check's flavours (generic and mpsc; k8 is
+# tests/slow/40-k8.sh's) build under one jobserver; the compiler flags and
+# section sizes differ as the flavours say; build.json
 # holds the contract's fields; an unchanged tree skips Kbuild and a change
 # rebuilds only its flavour; a build interrupted by SIGINT and SIGKILL
 # resumes to a byte-identical image that boots. build-progress is
@@ -72,21 +73,21 @@ sleep 0.5
 check_eq "build-progress: SIGINT ends it by SIGINT, and its child too" \
 	"$rc:$(pgrep -c -g "$pid" || true)" "130:0"
 
-# --- make build: the three flavours, one jobserver ------------------------
+# --- make build: make check's two flavours, one jobserver -----------------
 # $repro_flavour first, so that on an empty ccache it takes no hit from the
 # others (flavours share hits on the code they have in common, e.g.
 # arch/x86/boot): every object then comes from the compiler, and
 # check-repro (make check-slow) takes it as its first build and builds only
 # one more. With ccache (not CCACHE=0): on a warm cache make check compiles
-# none of the three, and only check-repro pays for a build of its own.
+# neither, and only check-repro pays for a build of its own.
 # When it is built already, this is a no-op.
 start=$SECONDS
 check "make build flavour=$repro_flavour" make build flavour=$repro_flavour out="$o"
 grep -E '^  BUILD   [a-z0-9]+: done in' "$kf_tmp/last.out" | diag
-check "make build (generic, k8, mpsc)" make build out="$o"
+check "make build flavour='$check_flavours'" make build flavour="$check_flavours" out="$o"
 diag <<< "make build took $((SECONDS - start)) s"
 grep -E '^  BUILD   [a-z0-9]+: done in' "$kf_tmp/last.out" | diag
-for f in generic k8 mpsc; do
+for f in $check_flavours; do
 	j=$k/$f/build.json
 	check "$f: bzImage, build.log, build.json, build.stamp" \
 		test -s "$k/$f/arch/x86/boot/bzImage" -a -s "$k/$f/build.log" -a -s "$j" -a -f "$k/$f/build.stamp"
@@ -103,25 +104,22 @@ for f in generic k8 mpsc; do
 done
 cmdflags() { grep -oE -- '-m(arch|tune)=[a-z0-9-]+' "$k/$1/init/.main.o.cmd" | sort -u | tr '\n' ' '; }
 check_eq "mpsc: init/.main.o.cmd has -march=nocona" "$(cmdflags mpsc)" "-march=nocona "
-check_eq "k8: init/.main.o.cmd has -march=k8" "$(cmdflags k8)" "-march=k8 "
 check_eq "generic: init/.main.o.cmd has -mtune=generic, no -march" "$(cmdflags generic)" "-mtune=generic "
-check_eq "build.json march/mtune: mpsc, k8, generic" \
-	"$(jq -r '"\(.march)/\(.mtune)"' "$k/mpsc/build.json" "$k/k8/build.json" "$k/generic/build.json" | tr '\n' ' ')" \
-	"nocona/null k8/null null/generic "
+check_eq "build.json march/mtune: mpsc, generic" \
+	"$(jq -r '"\(.march)/\(.mtune)"' "$k/mpsc/build.json" "$k/generic/build.json" | tr '\n' ' ')" \
+	"nocona/null null/generic "
 pc() { jq -r ".sections[\"$2\"]" "$k/$1/build.json"; }
-diag <<< ".data..percpu: generic $(pc generic .data..percpu), k8 $(pc k8 .data..percpu), mpsc $(pc mpsc .data..percpu); .data: generic $(pc generic .data), mpsc $(pc mpsc .data)"
+diag <<< ".data..percpu: generic $(pc generic .data..percpu), mpsc $(pc mpsc .data..percpu); .data: generic $(pc generic .data), mpsc $(pc mpsc .data)"
 [ "$(pc mpsc .data..percpu)" -gt "$(pc generic .data..percpu)" ] &&
 	ok "mpsc's .data..percpu is larger than generic's (128-byte lines)" ||
 	not_ok "mpsc's .data..percpu ($(pc mpsc .data..percpu)) larger than generic's ($(pc generic .data..percpu))"
-check_eq "k8 and generic have the same .data..percpu (both 64-byte lines)" \
-	"$(pc k8 .data..percpu)" "$(pc generic .data..percpu)"
 
 # --- no-op, and a change rebuilds only its flavour ------------------------
 # Judged by what it did, not by a clock (its speed is make bench's): Kbuild
 # would have rewritten build.log, and the stamps would move.
-stamps() { stat -c %y "$k"/{generic,k8,mpsc}/{build.stamp,build.log,build.json}; }
+stamps() { stat -c %y "$k"/{generic,mpsc}/{build.stamp,build.log,build.json}; }
 before=$(stamps)
-make build out="$o" > "$kf_tmp/noop.out" 2>&1
+make build flavour="$check_flavours" out="$o" > "$kf_tmp/noop.out" 2>&1
 if ! grep -q BUILD "$kf_tmp/noop.out" && [ "$(stamps)" = "$before" ]; then
 	ok "an unchanged make build skips Kbuild (build.log, build.json and stamps untouched)"
 else
@@ -145,12 +143,12 @@ scratch_checkout "$co"
 echo 'CONFIG_LOG_BUF_SHIFT=16' >> "$co/fragments/cpu-mpsc.config"
 mpsc_sha=$(sha "$k/mpsc/arch/x86/boot/bzImage")
 cp "$k/mpsc/.config" "$kf_tmp/mpsc.config"
-g=$(stat -c %y "$k/generic/build.stamp") k8s=$(stat -c %y "$k/k8/build.stamp")
+g=$(stat -c %y "$k/generic/build.stamp")
 # CCACHE=0 here: mpsc stays a build whose every object came from the
 # compiler, which check-repro (make check-slow) takes as its first build.
-check "a fragment change: make build" make -C "$co" build out="$o" CCACHE=0
-if grep -q 'BUILD   mpsc: done' "$kf_tmp/last.out" && ! grep -qE 'BUILD   (generic|k8):' "$kf_tmp/last.out" &&
-	[ "$(stat -c %y "$k/generic/build.stamp")" = "$g" ] && [ "$(stat -c %y "$k/k8/build.stamp")" = "$k8s" ]; then
+check "a fragment change: make build" make -C "$co" build flavour="$check_flavours" out="$o" CCACHE=0
+if grep -q 'BUILD   mpsc: done' "$kf_tmp/last.out" && ! grep -qE 'BUILD   generic:' "$kf_tmp/last.out" &&
+	[ "$(stat -c %y "$k/generic/build.stamp")" = "$g" ]; then
 	ok "the change rebuilt mpsc only"
 else
 	not_ok "the change rebuilt mpsc only"; diag < "$kf_tmp/last.out"
@@ -160,7 +158,7 @@ check "the new value is in mpsc's .config" grep -qx 'CONFIG_LOG_BUF_SHIFT=16' "$
 # fragments, so remove it. The merge starts from tinyconfig, not from the
 # previous .config, so the value only the copy requested must go.
 rm -f "$k/mpsc/config.stamp"
-check "back to the committed fragments: make build" make build out="$o" CCACHE=0
+check "back to the committed fragments: make build" make build flavour="$check_flavours" out="$o" CCACHE=0
 check "the merge dropped the copy's value: .config is as before" cmp "$kf_tmp/mpsc.config" "$k/mpsc/.config"
 check_eq "and the incremental rebuild gives the same bzImage as before" \
 	"$(sha "$k/mpsc/arch/x86/boot/bzImage")" "$mpsc_sha"

@@ -5,8 +5,8 @@
 # without it, or in another shape, is not.
 . tests/lib.sh
 o=$KF_OUT
-check "make report: the records of every stage" make report out="$o"
-make check-records out="$o" > "$kf_tmp/records" 2>&1 && ok "make check-records" ||
+check "make report: the records of every stage" make report flavour="$check_flavours" out="$o"
+make check-records flavour="$check_flavours" out="$o" > "$kf_tmp/records" 2>&1 && ok "make check-records" ||
 	{ not_ok "make check-records"; diag < "$kf_tmp/records"; }
 for kind in config.json build.json boot report.json; do
 	check "check-records read the $kind records" grep -q "RECORDS [1-9][0-9]* ${kind%.json}" "$kf_tmp/records"

@@ -24,7 +24,7 @@ cleanup() {
 	[ -n "${pg:-}" ] && kill -KILL -- "-$pg" 2>/dev/null
 	rm -rf "$k/$bad" "$k/bisect-$name" "$json"
 	rmdir "$k/bisect" 2>/dev/null
-	make -s report-only out="$o" > /dev/null 2>&1
+	make -s report-only flavour="$check_flavours" out="$o" > /dev/null 2>&1
 	rm -rf "$kf_tmp"
 }
 trap cleanup EXIT

@@ -27,7 +27,7 @@ cleanup() {
 	# make flavour=chain-a rewrote these with chain-a in them: older than
 	# every boot record, the next make that wants them writes them again.
 	touch -c -d @0 "$k/results.ktap" "$k/junit.xml" "$k/kcidb.json"
-	make -s report-only out="$o" > /dev/null 2>&1
+	make -s report-only flavour="$check_flavours" out="$o" > /dev/null 2>&1
 	rm -rf "$kf_tmp"
 }
 trap cleanup EXIT
