@@ -1,7 +1,7 @@
 #!/bin/bash
 # Static and dynamic checks of our own code: gcc -Werror is in every build;
 # here cppcheck and clang-tidy on c2c/plugin.c (every other host C file is
-# 84-lint-static.sh's), valgrind on each host tool run on real inputs, and
+# 31-lint-static.sh's), valgrind on each host tool run on real inputs, and
 # checkpatch --strict plus W=1 on the kernel patch series.
 . tests/lib.sh
 . tests/series.sh

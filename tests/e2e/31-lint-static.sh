@@ -4,7 +4,8 @@
 # harness's cmocka program. c2c/plugin.c, linted against the QEMU plugin
 # header that tests/e2e/47-c2c.sh fetches, is 85-lint.sh's. This reads only
 # the checkout and $KF_OUT's 6.1 tree, which it has make prepare: it runs
-# in tests/run's background lane, beside the others.
+# in tests/run's background lane, beside the scripts after 30-build (its
+# number: the builds take both cores).
 # lane: background
 . tests/lib.sh
 o=$KF_OUT
