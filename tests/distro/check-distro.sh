@@ -6,10 +6,10 @@
 # and the x86_flavour KUnit suite passes; the report shows it. Result and
 # time go in docs/benchmarks.md.
 . tests/lib.sh
+. tests/records.sh
 o=$KF_OUT
 f=${KF_DISTRO_FLAVOUR:-debian-cloud-mpsc}
 rec=$o/6.1/$f/boot/nocona.json
-fact() { jq -r --arg k "$2" '.facts[$k] // "absent"' "$1" 2>/dev/null; }
 
 start=$(date +%s)
 check "make flavour=$f: config, build, boot, report" make flavour="$f" out="$o"
@@ -17,9 +17,6 @@ echo "# $f: $(( $(date +%s) - start )) s"
 check_eq "$f on nocona: verdict" "$(jq -r .verdict "$rec" 2>/dev/null)" pass
 check_eq "$f on nocona: L1_CACHE_BYTES" "$(fact "$rec" probe.l1_cache_bytes)" 128
 check_eq "$f on nocona: line verdict" "$(fact "$rec" probe.line_verdict)" match
-read -r n bad <<< "$(jq -r '[.ktap.results[] | select(.suite == "x86_flavour")] |
-	"\(length) \([.[] | select(.ok | not)] | length)"' "$rec" 2>/dev/null)"
-if [ "${n:-0}" -ge 8 ] && [ "$bad" = 0 ]; then ok "KUnit x86_flavour passes ($n cases)"
-else not_ok "KUnit x86_flavour passes (${n:-no} cases, ${bad:-?} failed)"; fi
+check_kunit "$f on nocona" "$rec"
 check "the report has $f" bash -c "make report-only flavour='generic $f' out='$o' | grep -q '$f'"
 done_testing

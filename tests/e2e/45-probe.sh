@@ -8,10 +8,8 @@
 # built and booted from the 6.12 tree is tests/slow/45-probe-6.12.sh (make
 # check-slow: a whole cold build).
 . tests/lib.sh
+. tests/records.sh
 o=$KF_OUT
-fact() { jq -r --arg k "$2" '.facts[$k] // "absent"' "$1" 2>/dev/null; }
-suite() { jq -r '[.ktap.results[] | select(.suite == "x86_flavour")] |
-	"\(length) \([.[] | select(.ok | not)] | length)"' "$1" 2>/dev/null; }
 
 # make: each flavour on every CPU model (issue 14), then the report.
 check "make flavour='$check_flavours': the whole matrix, results and report" make flavour="$check_flavours" out="$o"
@@ -46,9 +44,7 @@ check_eq "generic on nocona: verdict" "$(fact "$r/generic/boot/nocona.json" prob
 	"too-small: false sharing risk"
 check_eq "generic on opteron (64-byte lines): verdict" "$(fact "$r/generic/boot/opteron.json" probe.line_verdict)" match
 for rec in "$r"/generic/boot/qemu64.json "$r"/mpsc/boot/nocona.json; do
-	read -r n bad <<< "$(suite "$rec")"
-	if [ "${n:-0}" -ge 8 ] && [ "$bad" = 0 ]; then ok "KUnit x86_flavour passes: ${rec#$r/} ($n cases)"
-	else not_ok "KUnit x86_flavour passes: ${rec#$r/} (${n:-no} cases, ${bad:-?} failed)"; fi
+	check_kunit "${rec#$r/}" "$rec"
 done
 
 # The recorded log of a failing case is seen as a failure by the parser.

@@ -6,18 +6,15 @@
 # of the 6.12 tree (15-config-6.12, 17-distro, 75-upgrade here). With both
 # trees booted, make upgrade's report holds the real pair of verdicts.
 . tests/lib.sh
+. tests/records.sh
 o=$KF_OUT
-fact() { jq -r --arg k "$2" '.facts[$k] // "absent"' "$1" 2>/dev/null; }
 
 check "make boot flavour=mpsc kver=6.12" make boot flavour=mpsc kver=6.12 out="$o"
 r12=$o/6.12/mpsc/boot/nocona.json
 check_eq "6.12 mpsc: verdict" "$(jq -r .verdict "$r12" 2>/dev/null)" pass
 check_eq "6.12 mpsc: L1_CACHE_BYTES" "$(fact "$r12" probe.l1_cache_bytes)" 128
 check_eq "6.12 mpsc: line verdict" "$(fact "$r12" probe.line_verdict)" match
-read -r n bad <<< "$(jq -r '[.ktap.results[] | select(.suite == "x86_flavour")] |
-	"\(length) \([.[] | select(.ok | not)] | length)"' "$r12" 2>/dev/null)"
-if [ "${n:-0}" -ge 8 ] && [ "$bad" = 0 ]; then ok "6.12 mpsc: KUnit x86_flavour passes ($n cases)"
-else not_ok "6.12 mpsc: KUnit x86_flavour passes (${n:-no} cases, ${bad:-?} failed)"; fi
+check_kunit "6.12 mpsc" "$r12"
 
 # Both trees booted: make upgrade's report holds mpsc's pair of verdicts.
 # The upgrade builds and boots nothing itself (docs/upgrade.md), so the 6.1
