@@ -33,6 +33,7 @@ failed() {	# failed REASON: record the failed attempt, exit 1
 # tiny-base.config, then the tiny.config fragments): 6.1's '%.config' rule
 # merges onto a literal '.config', the previous result, not KCONFIG_CONFIG,
 # which would make a fragment line, once removed, live on in the merge.
+# The allnoconfig is config.mk's, made once per tree: KF_TINY.
 tiny=("$src/kernel/configs/tiny.config")
 [ -f "$src/arch/x86/configs/tiny.config" ] && tiny+=("$src/arch/x86/configs/tiny.config")
 # A distro base (recipe key 'base', KF_BASE from config.mk: Debian's config
@@ -58,8 +59,7 @@ echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 	if [ -n "$KF_BASE" ]; then
 		cp "$odir/base.config" "$odir/$new"
 	else
-		make -s -C "$src" O="$odir" KCONFIG_CONFIG="$new" \
-			KCONFIG_ALLCONFIG="$src/kernel/configs/tiny-base.config" allnoconfig
+		cp "${KF_TINY:?set by config/config.mk}" "$odir/$new"
 		tiny_files=("${tiny[@]}")
 	fi &&
 	KCONFIG_CONFIG="$odir/$new" "$src/scripts/kconfig/merge_config.sh" -m -O "$odir" \
