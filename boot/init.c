@@ -655,16 +655,21 @@ static void quiet_console(void)
 /*
  * kflavour.mode=chatter: two kernel messages amid the report, as a late
  * driver probe prints them. The KERN_INFO one must not reach the console,
- * the KERN_WARNING one must (it shows the other was written too).
+ * the KERN_WARNING one must (it shows the other was written too). The
+ * report so far is sent first: the tty may still hold the end of the KTAP
+ * document, and printk writes to the UART directly, so the warning would
+ * land inside one of its lines (seen on a slow machine), not between them.
  */
 static void chatter(void)
 {
 	static const char *const msgs[] = {
 		"<6>" KF_CHATTER ": info\n", "<4>" KF_CHATTER ": warning\n",
 	};
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	int fd;
 	size_t i;
 
+	tcdrain(1);
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	for (i = 0; fd >= 0 && i < sizeof(msgs) / sizeof(msgs[0]); i++)
 		if (write(fd, msgs[i], strlen(msgs[i])) < 0)
 			break;
