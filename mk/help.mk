@@ -54,7 +54,7 @@ Checks:
                         (k8 built and booted too; make check builds generic and
                         mpsc), the 6.12 tree (config, mpsc built and booted,
                         make upgrade), the distro configs, check-repro, a new
-                        flavour end to end
+                        flavour end to end, clang-tidy's static analyzer
   make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
