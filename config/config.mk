@@ -86,6 +86,7 @@ endef
 $(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c))
 $(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c config/fragment.c))
 $(eval $(call kconfig_tool,config-prompts,config/prompts.c))
+$(eval $(call kconfig_tool,config-savedefconfig,config/savedefconfig.c))
 $(ktools)/config-audit: config/audit.h config/fragment.h
 $(ktools)/config-diff: config/kdiff.h config/fragment.h
 
@@ -126,19 +127,23 @@ config_stamps = $(foreach f,$(flavour),$(kdir)/$(f)/config.stamp)
 .PHONY: config defconfigs check-defconfigs
 config: $(config_stamps)
 
-# savedefconfig output, committed, so a reviewer sees every real change.
-defconfigs: $(config_stamps)
+# savedefconfig output, committed, so a reviewer sees every real change;
+# config-savedefconfig writes the tree's savedefconfig of every flavour
+# named, Kconfig parsed once for all of them.
+savedefconfigs = $(ktools)/config-savedefconfig --srctree $(src) \
+	$(foreach f,$(flavour),$(kdir)/$(f)/.config $(kdir)/$(f)/defconfig)
+defconfigs: $(config_stamps) $(ktools)/config-savedefconfig
 	@mkdir -p defconfigs/$(kver)
+	@$(savedefconfigs)
 	@for f in $(flavour); do \
-		$(MAKE) -s -C $(src) O=$(kdir)/$$f savedefconfig >/dev/null; \
 		cp $(kdir)/$$f/defconfig defconfigs/$(kver)/$${f}_defconfig.tmp; \
 		mv defconfigs/$(kver)/$${f}_defconfig.tmp defconfigs/$(kver)/$${f}_defconfig; \
 		echo "  DEFCONF defconfigs/$(kver)/$${f}_defconfig"; \
 	done
 
-check-defconfigs: $(config_stamps)
+check-defconfigs: $(config_stamps) $(ktools)/config-savedefconfig
+	@$(savedefconfigs)
 	@rc=0; for f in $(flavour); do \
-		$(MAKE) -s -C $(src) O=$(kdir)/$$f savedefconfig >/dev/null; \
 		if ! diff -u --label defconfigs/$(kver)/$${f}_defconfig --label "merged $$f" \
 			defconfigs/$(kver)/$${f}_defconfig $(kdir)/$$f/defconfig; then \
 			echo "kflavour: defconfigs/$(kver)/$${f}_defconfig is out of date with fragments/ (diff above); run 'make defconfigs kver=$(kver)' and commit it" >&2; \

@@ -51,11 +51,11 @@ to_name := $(basename $(notdir $(to)))
 edit_affected := $(strip $(if $(to_name),$(foreach g,$(filter $(edit_recipes),$(all_flavours)),$(if \
 	$(filter $(to_name),$($(g)_fragments)),$(g))),$(edit_flavour)))
 
-savefragment: $(tools)/config-savefragment $(tools)/config-policy $(flavours_mk)
+savefragment: $(tools)/config-savefragment $(tools)/config-policy $(ktools)/config-savedefconfig $(flavours_mk)
 	@config/savefragment.sh '$(MAKE)' '$(edit_flavour)' '$(kver)' '$(src)' \
 		'$(kdir)/$(edit_flavour)' '$(tools)/config-savefragment' '$(tools)/config-policy' '$(to_name)' \
 		'$($(edit_flavour)_fragments)' '$($(edit_flavour)_fragment_files)' \
-		'$(edit_affected)'
+		'$(edit_affected)' '$(ktools)/config-savedefconfig'
 
 # cpu= is newflavour's Kconfig symbol, not a boot/cpu-models name, which
 # boot/boot.mk checks cpu= against: take it here and hide it from the rest.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# savefragment.sh MAKE FLAVOUR KVER SRC ODIR SAVEFRAGMENT POLICY TO 'NAMES' 'FILES' 'AFFECTED'
+# savefragment.sh MAKE FLAVOUR KVER SRC ODIR SAVEFRAGMENT POLICY TO 'NAMES' 'FILES' 'AFFECTED' SAVEDEFCONFIG
 # Glue for 'make savefragment' (config/edit.mk); the logic is config/savefragment.c.
 # ODIR/.config (edited) against ODIR/.config.merged (as merge.sh wrote it):
 # the tree's savedefconfig of both, their set difference (savefragment changes),
@@ -11,7 +11,7 @@ set -eo pipefail
 make=$1 f=$2 kver=$3 src=$4 odir=$5 savefragment=$6 policy=$7 to=$8
 read -ra names <<< "$9"
 read -ra files <<< "${10}"
-affected=${11}
+affected=${11} savedefconfig=${12}
 cfg=$odir/.config merged=$odir/.config.merged
 
 say() { echo "  SAVE    $f: $*"; }
@@ -36,9 +36,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # What scripts/config or a hand edit left open is resolved the way a build
-# would resolve it, so the comparison is between two real configs.
-make -s -C "$src" O="$odir" olddefconfig > "$tmp/log" 2>&1 ||
-	{ cat "$tmp/log" >&2; die "olddefconfig on the edited .config failed"; }
+# would resolve it (--write-back: olddefconfig), so the comparison is between
+# two real configs; and the tree's savedefconfig of both, Kconfig parsed once.
+"$savedefconfig" --srctree "$src" --write-back "$cfg" "$tmp/edited.def" "$merged" "$tmp/merged.def" \
+	> "$tmp/log" 2>&1 || { cat "$tmp/log" >&2; die "the tree's kconfig failed on $cfg or $merged (above)"; }
 if cmp -s "$cfg" "$merged"; then
 	say ".config is as merged: nothing to save"
 	exit 0
@@ -49,13 +50,6 @@ cp "$cfg" "$tmp/edited"
 	echo "kflavour: change the edit ('make menuconfig flavour=$f'), or the policy if it is what is wrong" >&2
 	exit 1
 }
-for c in merged edited; do
-	kc=.config
-	[ "$c" = merged ] && kc=.config.merged
-	make -s -C "$src" O="$odir" KCONFIG_CONFIG="$kc" savedefconfig > "$tmp/log" 2>&1 ||
-		{ cat "$tmp/log" >&2; die "savedefconfig of $kc failed"; }
-	mv "$odir/defconfig" "$tmp/$c.def"
-done
 "$savefragment" changes "$merged" "$tmp/edited" "$tmp/merged.def" "$tmp/edited.def" "${files[@]}" > "$tmp/changes"
 if [ ! -s "$tmp/changes" ]; then
 	say ".config differs from the merge only where savedefconfig sees no choice: nothing to save"
