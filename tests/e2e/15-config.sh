@@ -2,7 +2,7 @@
 # Config stage (issue 2): every flavour of both trees merges and passes the
 # audit; the cache-line facts the product exists for are in the .configs;
 # committed defconfigs match, and a fragment change without 'make defconfigs'
-# is caught. Bad fragments are 20-audit's. make check does this on the 6.1
+# is caught; config-savedefconfig writes what the kernel's make writes. Bad fragments are 20-audit's. make check does this on the 6.1
 # tree; tests/slow/15-config-6.12.sh runs it with kvers=6.12 (the other
 # tree's extraction and configs cost more than make check's budget).
 . tests/lib.sh
@@ -27,6 +27,24 @@ for kv in ${kvers:-6.1}; do
 		"$(jq -r .ok "$o/$kv"/{generic,k8,mpsc}/config.json | sort -u)" true
 	check "committed defconfigs/$kv match the fragments" make check-defconfigs kver=$kv out="$o"
 done
+
+# config-savedefconfig (make defconfigs, check-defconfigs, savefragment)
+# against the kernel's own make: an edited mpsc written back as olddefconfig
+# writes it, and its savedefconfig, and generic's after it in the same call.
+k=$o/6.1 sd=$kf_tmp/sd kd=$kf_tmp/kernel-sd
+mkdir -p "$sd" "$kd"
+cp "$k/mpsc/.config" "$sd/.config"
+"$k/src/scripts/config" --file "$sd/.config" --disable MPSC --enable MK8 --set-val NR_CPUS 16
+cp "$sd/.config" "$kd/.config"
+check "config-savedefconfig --write-back: an edited mpsc, then generic" \
+	"$k/tools/config-savedefconfig" --srctree "$k/src" --write-back "$sd/.config" "$sd/edited.def" \
+	"$k/generic/.config" "$sd/generic.def"
+make -s -C "$k/src" O="$kd" olddefconfig > /dev/null 2>&1 && make -s -C "$k/src" O="$kd" savedefconfig > /dev/null 2>&1
+check "... the write-back is make olddefconfig's .config, byte for byte" cmp "$sd/.config" "$kd/.config"
+check "... its savedefconfig is make savedefconfig's" cmp "$sd/edited.def" "$kd/defconfig"
+check "... generic's, read second, is the committed one" cmp "$sd/generic.def" defconfigs/6.1/generic_defconfig
+check_fails "config-savedefconfig: a CONFIG without its DEFCONFIG is a usage error" 2 \
+	'usage: config-savedefconfig --srctree SRC' "$k/tools/config-savedefconfig" --srctree "$k/src" "$sd/.config"
 
 # No-op: judged by what it did, not by a clock (its speed is make bench's).
 cstamps() { stat -c %y "$o"/6.1/{generic,k8,mpsc}/{config.stamp,.config}; }
