@@ -19,6 +19,10 @@ jobs    ?= $(shell nproc)
 wait    ?= 1
 cpu     ?=
 CCACHE  ?= 1
+# Kconfig's compiler probes, kept across parses and out= directories
+# (config/probes.c); empty: every parse runs them, as the kernel's make does.
+KF_PROBE_CACHE ?= $(out)/kconfig-probes
+export KF_PROBE_CACHE
 
 kvers := $(notdir $(wildcard patches/*))
 ifeq ($(filter $(kver),$(kvers)),)

@@ -77,10 +77,13 @@ kconfig_flags = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && e
 	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME) \
 	-isystem $(src)/scripts/kconfig -isystem $(src)/scripts/include -isystem $(kconfig_dir)
 
+# Kconfig's compiler probes come from $(KF_PROBE_CACHE) (config/probes.c,
+# which answers kconfig's popen() calls): about 60 probes, most of a parse.
+probes_wrap := -Wl,--wrap=popen,--wrap=pclose
 # kconfig_tool NAME, SOURCES: $(ktools)/NAME, the tool template's build
 # with config/kconf.c and this tree's kconfig objects.
 define kconfig_tool
-$(call tool,$(1),$(2) config/kconf.c $(records_src),$(kconfig_objs) -ljansson,$(ktools),$$(kconfig_flags))
+$(call tool,$(1),$(2) config/kconf.c config/probes.c lib/sha256.c $(records_src),$(kconfig_objs) -ljansson -lcrypto $(probes_wrap),$(ktools),$$(kconfig_flags))
 $(ktools)/$(1): config/kconf.h $(kdir)/kconfig/.built
 endef
 $(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c))

@@ -200,7 +200,9 @@ char *kf_kconfig_load(const char *srctree, const char *config, char **kver)
 		       dir, strerror(errno));
 	if (chdir(dir) < 0)
 		kf_die(2, "%s: %s", dir, strerror(errno));
+	kf_probes_begin(src);
 	conf_parse("Kconfig");
+	kf_probes_end();
 	if (fchdir(cwd) < 0)
 		kf_die(2, "cannot go back to the starting directory: %s", strerror(errno));
 	close(cwd);

@@ -51,6 +51,14 @@ char *kf_kconfig_load(const char *srctree, const char *config, char **kver);
  * kconfig's messages meanwhile appended to LOG. */
 char *kf_kconfig_olddefconfig(const char *srctree, const char *config, const char *log,
 			      char **kver);
+/*
+ * Kconfig's compiler probes answered from $KF_PROBE_CACHE between begin and
+ * end (config/probes.c; link with -Wl,--wrap=popen,--wrap=pclose). begin
+ * reads the environment kconfig will see: call it after setting that.
+ */
+void kf_probes_begin(const char *srctree);
+void kf_probes_end(void);
+
 /* The flavour a config belongs to, basename(dirname(path)), malloc'ed:
  * out/6.1/mpsc/.config -> mpsc. */
 char *kf_flavour_of(const char *path);

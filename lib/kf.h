@@ -48,6 +48,8 @@ void sb_wrap(struct strbuf *sb, const char *pre, const char *s, const char *post
  * (lib/sha256.c; link it and -lcrypto).
  */
 long long kf_sha256_file(const char *path, char hex[65]);
+/* The same of len bytes at data (dies if OpenSSL fails). */
+void kf_sha256_mem(const void *data, size_t len, char hex[65]);
 
 /* Whole file in a NUL-terminated buffer, or NULL with errno set. */
 char *kf_read_file(const char *path, size_t *len);

@@ -83,6 +83,8 @@ Variables:
                         busy: a line "kflavour: busy:", make exits 2)
   runs=N workload=W     make c2c: runs per flavour (5), the guest workload (pipe)
   CCACHE=0              build without ccache
+  KF_PROBE_CACHE=DIR    Kconfig's compiler probes kept there (default
+                        out/kconfig-probes; empty: every parse probes)
   V=1                   host tools' whole gcc commands, not "  HOSTCC  name" lines
   DISTCC_HOSTS=...      compile on these distcc hosts (check them: make farm-check)
   DISTCC_IO_TIMEOUT=S   seconds a host may stay silent before its compile is

@@ -46,6 +46,34 @@ check "... generic's, read second, is the committed one" cmp "$sd/generic.def" d
 check_fails "config-savedefconfig: a CONFIG without its DEFCONFIG is a usage error" 2 \
 	'usage: config-savedefconfig --srctree SRC' "$k/tools/config-savedefconfig" --srctree "$k/src" "$sd/.config"
 
+# Kconfig's compiler probes come from KF_PROBE_CACHE (config/probes.c). A
+# compiler that logs its runs shows which parse ran them: the first runs
+# them and fills an empty cache, the second runs none and writes the same
+# .config, make olddefconfig's; a compiler the cache has not seen (the same
+# one, rewritten) runs them again, as does a parse without the cache.
+pc=$kf_tmp/probes cc=$kf_tmp/cc-logged
+printf '#!/bin/sh\necho "$*" >> %s.log\nexec gcc "$@"\n' "$cc" > "$cc"
+chmod +x "$cc"
+probe_parse() {	# probe_parse NAME [ENV...]: edited mpsc written back; prints the
+	# compiler's runs but the one 'CC --version' that is part of the key
+	: > "$cc.log"
+	cp "$kd/.config" "$sd/$1.config"
+	env CC="$cc" KF_PROBE_CACHE="$pc" "${@:2}" "$k/tools/config-savedefconfig" --srctree "$k/src" \
+		--write-back "$sd/$1.config" "$sd/$1.def" > /dev/null 2>&1 || echo failed
+	grep -cvx -- --version "$cc.log"
+}
+runs=$(probe_parse fill)
+check "probe cache: an empty one is filled (probes run: $runs, entries: $(ls "$pc" | wc -l))" \
+	test "$runs" -gt 20 -a "$(ls "$pc" | wc -l)" -gt 40
+check_eq "probe cache: a second parse runs no probe" "$(probe_parse hit)" 0
+check "... and writes make olddefconfig's .config" cmp "$sd/hit.config" "$kd/.config"
+check "... and the same defconfig" cmp "$sd/hit.def" "$sd/fill.def"
+echo "# rewritten" >> "$cc"
+check "probe cache: a changed compiler runs its probes again" test "$(probe_parse changed)" -gt 20
+check "probe cache: none (KF_PROBE_CACHE=) runs them every time" \
+	test "$(probe_parse none KF_PROBE_CACHE=)" -gt 20
+check "... and writes the same .config" cmp "$sd/none.config" "$kd/.config"
+
 # No-op: judged by what it did, not by a clock (its speed is make bench's).
 cstamps() { stat -c %y "$o"/6.1/{generic,k8,mpsc}/{config.stamp,.config}; }
 before=$(cstamps)
