@@ -37,15 +37,23 @@ wait "$holder"
 # 5. Interruptions: SIGINT, then SIGKILL, during extraction; the next run
 # completes and nothing half-made is left.
 io=$kf_tmp/intout
+# A script's background job ignores SIGINT (POSIX), and so would make and
+# the tar under it: the job is started with job control on (set -m), which
+# puts it in a process group of its own with SIGINT as a terminal's Ctrl-C
+# delivers it.
 interrupt() {	# interrupt SIGNAL SECONDS MAKE-ARGS...
 	local sig=$1 after=$2; shift 2
-	setsid make "$@" > "$kf_tmp/int.out" 2>&1 &
+	set -m
+	make "$@" > "$kf_tmp/int.out" 2>&1 &
 	local pid=$!
+	set +m
 	sleep "$after"
 	kill -"$sig" -- -"$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 }
 interrupt INT 4 tree out="$io"
+check_eq "SIGINT during extraction: make ends, the tree unmade" \
+	"$(grep -c 'applied .* patch' "$kf_tmp/int.out"):$(ls "$io/6.1/tree.stamp" 2>/dev/null | wc -l)" 0:0
 check_eq "SIGINT during extraction leaves no temporary tree" \
 	"$(ls -d "$io"/6.1/.src.tmp.* 2>/dev/null | wc -l)" 0
 interrupt KILL 4 tree out="$io"
