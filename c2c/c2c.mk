@@ -42,7 +42,7 @@ $(c2c_machine_stamp): kf-c2c-machine-force
 # crosscheck=1: QEMU's own insn and mem plugins (built from the same
 # source package) run beside ours in every run, so both see one execution;
 # their totals are in each run's log ("qemu: insns: N", "qemu: inline mem
-# accesses: N"), ours in its raw file (docs/c2c.md, tests/e2e/47-c2c.sh).
+# accesses: N"), ours in its raw file (docs/c2c.md, tests/e2e/44-c2c.sh).
 crosscheck ?=
 kf_comma := ,
 c2c_cross_plugins = $(if $(filter 1,$(crosscheck)),--plugin file=$(c2c_insn_plugin)$(kf_comma)inline=true \

@@ -2,7 +2,7 @@
 # tests/slow/31-clang-analyzer.sh): which C files are ours, how they are
 # compiled, and clang-tidy over them, one process per core.
 # lint_files: the host tools' C files (the kernel code lives only in
-# patches/; c2c/plugin.c needs the QEMU plugin header that 47-c2c fetches,
+# patches/; c2c/plugin.c needs the QEMU plugin header that 44-c2c fetches,
 # and is 85-lint.sh's), then the unit tests and the harness's program.
 lint_src61=$KF_OUT/6.1/src
 lint_host=()

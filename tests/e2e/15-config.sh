@@ -62,9 +62,9 @@ probe_parse() {	# probe_parse NAME [ENV...]: edited mpsc written back; prints th
 		--write-back "$sd/$1.config" "$sd/$1.def" > /dev/null 2>&1 || echo failed
 	grep -cvx -- --version "$cc.log"
 }
-runs=$(probe_parse fill)
-check "probe cache: an empty one is filled (probes run: $runs, entries: $(ls "$pc" | wc -l))" \
-	test "$runs" -gt 20 -a "$(ls "$pc" | wc -l)" -gt 40
+probed=$(probe_parse fill)
+check "probe cache: an empty one is filled (probes run: $probed, entries: $(ls "$pc" | wc -l))" \
+	test "$probed" -gt 20 -a "$(ls "$pc" | wc -l)" -gt 40
 check_eq "probe cache: a second parse runs no probe" "$(probe_parse hit)" 0
 check "... and writes make olddefconfig's .config" cmp "$sd/hit.config" "$kd/.config"
 check "... and the same defconfig" cmp "$sd/hit.def" "$sd/fill.def"

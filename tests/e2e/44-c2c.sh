@@ -4,6 +4,9 @@
 # QEMU's own insn and mem plugins loaded beside it in the same runs; the
 # plugin's source is fetched once; bad input is refused with the fix.
 # One run of each calibration case on generic (30-build.sh built it).
+# Before 45-probe: crosscheck=1 and c2c_smp=1 here change the c2c machine,
+# which makes every run again; 45-probe's plain make then makes the default
+# runs once, and 60-report's make report finds them made.
 . tests/lib.sh
 o=$KF_OUT
 r=$o/6.1/generic/c2c

@@ -10,7 +10,7 @@ src61=$o/6.1/src
 t=$o/tools
 
 # c2c/plugin.c is QEMU's, not a host tool, but ours: linted against the
-# plugin header make c2c-plugins fetched (tests/e2e/47-c2c.sh did).
+# plugin header make c2c-plugins fetched (tests/e2e/44-c2c.sh did).
 qplug=$(ls -d "$o"/qemu-src/[0-9]*/include/qemu 2>/dev/null | head -n 1)
 check "the QEMU plugin header to lint c2c/plugin.c against (make c2c-plugins)" test -s "$qplug/qemu-plugin.h"
 if cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
@@ -34,7 +34,7 @@ check "valgrind: flavours" "${vg[@]}" "$t/config-flavours" 6.1
 check "valgrind: lint" "${vg[@]}" "$t/config-lint" fragments/base.config fragments/cpu-mpsc.config
 check "valgrind: boot-runner --parse" "${vg[@]}" "$t/boot-runner" --parse tests/data/logs/pass-mpsc-nocona.log
 c2crun=$o/6.1/generic/c2c/runs/calib-8/nocona/1/nocona.json
-check "valgrind: c2c-record (a run of tests/e2e/47-c2c.sh)" "${vg[@]}" "$t/c2c-record" --out "$kf_tmp/c2c.json" \
+check "valgrind: c2c-record (a run of tests/e2e/44-c2c.sh)" "${vg[@]}" "$t/c2c-record" --out "$kf_tmp/c2c.json" \
 	--flavour generic --kver 6.1 --cpu nocona --workload calib-8 --run "$c2crun" --run "$c2crun" \
 	--vmlinux "$o/6.1/generic/vmlinux"
 check "valgrind: c2c-record --summary" "${vg[@]}" "$t/c2c-record" --summary "$kf_tmp/c2c.json"

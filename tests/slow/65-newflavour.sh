@@ -98,7 +98,7 @@ check "report.json: core2's, generic's and mpsc's c2c rows each have a median an
 	  .hitm_multi_object_64, .insns_kernel, .insns_user |
 	  (.median | type == "number") and (.spread | type == "number" and . >= 0)] | length == 24 and all' \
 	"$kf_tmp/report.json"
-# call_single_queue: see tests/e2e/47-c2c.sh; llist_add_batch is the
+# call_single_queue: see tests/e2e/44-c2c.sh; llist_add_batch is the
 # wake-up queueing onto it, flush_smp_call_function_queue the emptying.
 check_eq "report.json: core2's shared 128-byte lines include call_single_queue's, as generic's" \
 	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.shared_lines_128[].objects |
