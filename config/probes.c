@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 FILE *__real_popen(const char *command, const char *type);
 int __real_pclose(FILE *stream);
@@ -53,58 +54,43 @@ static struct {
 	char *data;
 } served[MAX_SERVED];
 
-/* "name=path dev ino size mtime", as a shell would find name on PATH. */
+/* "LABEL=PATH dev ino size mtime" of a regular file, 0; -1 when there is none. */
+static int add_file(struct strbuf *sb, const char *label, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	sb_addf(sb, "%s=%s %lu %lu %lld %lld.%09ld\n", label, path, (unsigned long)st.st_dev,
+		(unsigned long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		st.st_mtim.tv_nsec);
+	return 0;
+}
+
+/* The program a command line starts, found on PATH as a shell finds it. */
 static void add_program(struct strbuf *sb, const char *cmdline)
 {
 	const char *path = getenv("PATH");
 	char *name = kf_xstrndup(cmdline, strcspn(cmdline, " \t"));
-	struct stat st;
+	int found = !*name;
 
-	if (!*name) {
-		free(name);
-		return;
+	if (strchr(name, '/')) {	/* a path: not looked up */
+		found = add_file(sb, name, name) == 0;
+		path = NULL;
 	}
-	if (strchr(name, '/')) {
-		if (stat(name, &st) == 0)
-			sb_addf(sb, "%s=%s %lu %lu %lld %lld.%09ld\n", name, name,
-				(unsigned long)st.st_dev, (unsigned long)st.st_ino,
-				(long long)st.st_size, (long long)st.st_mtim.tv_sec,
-				st.st_mtim.tv_nsec);
-		free(name);
-		return;
-	}
-	while (path && *path) {
+	while (!found && path && *path) {
 		size_t n = strcspn(path, ":");
 		char *full = n ? kf_xasprintf("%.*s/%s", (int)n, path, name)
 			       : kf_xasprintf("./%s", name);
 
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
-			sb_addf(sb, "%s=%s %lu %lu %lld %lld.%09ld\n", name, full,
-				(unsigned long)st.st_dev, (unsigned long)st.st_ino,
-				(long long)st.st_size, (long long)st.st_mtim.tv_sec,
-				st.st_mtim.tv_nsec);
-			free(full);
-			free(name);
-			return;
-		}
+		found = access(full, X_OK) == 0 && add_file(sb, name, full) == 0;
 		free(full);
 		path += n;
 		path += *path == ':';
 	}
-	sb_addf(sb, "%s=-\n", name);
+	if (!found)
+		sb_addf(sb, "%s=-\n", name);
 	free(name);
-}
-
-static void add_file(struct strbuf *sb, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0)
-		sb_addf(sb, "%s %lu %lu %lld.%09ld\n", path, (unsigned long)st.st_dev,
-			(unsigned long)st.st_ino, (long long)st.st_mtim.tv_sec,
-			st.st_mtim.tv_nsec);
-	else
-		sb_addf(sb, "%s -\n", path);
 }
 
 void kf_probes_begin(const char *srctree)
@@ -138,9 +124,11 @@ void kf_probes_begin(const char *srctree)
 			add_program(&sb, v);
 	}
 	add_program(&sb, "as");
-	add_file(&sb, "/var/lib/dpkg/status");
+	if (add_file(&sb, "dpkg", "/var/lib/dpkg/status") < 0)
+		sb_add(&sb, "dpkg=-\n");
 	include = kf_xasprintf("%s/scripts/Kconfig.include", srctree);
-	add_file(&sb, include);
+	if (add_file(&sb, "tree", include) < 0)
+		sb_add(&sb, "tree=-\n");
 	free(include);
 	/* A directory that cannot be made only means no cache this time. */
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
