@@ -35,31 +35,51 @@ fi
 wait "$holder"
 
 # 5. Interruptions: SIGINT, then SIGKILL, during extraction; the next run
-# completes and nothing half-made is left.
-io=$kf_tmp/intout
+# completes and nothing half-made is left. A scratch checkout with no
+# patches extracts a made-up tarball of 4,000 files (a second, not the
+# real tree's 20): what is tested is the stage's temporary tree, not tar.
+ct=$kf_tmp/ct io=$kf_tmp/intout big=$kf_tmp/big.tar.xz
+scratch_checkout "$ct"
+: > "$ct/patches/6.1/series"
+mkdir -p "$kf_tmp/big/linux-source-6.1"
+for d in {1..40}; do
+	mkdir "$kf_tmp/big/linux-source-6.1/d$d"
+	for f in {1..100}; do echo "$d $f" > "$kf_tmp/big/linux-source-6.1/d$d/f$f"; done
+done
+tar -C "$kf_tmp/big" -cJf "$big" linux-source-6.1
+rm -rf "$kf_tmp/big"
 # A script's background job ignores SIGINT (POSIX), and so would make and
 # the tar under it: the job is started with job control on (set -m), which
 # puts it in a process group of its own with SIGINT as a terminal's Ctrl-C
-# delivers it.
-interrupt() {	# interrupt SIGNAL SECONDS MAKE-ARGS...
-	local sig=$1 after=$2; shift 2
+# delivers it. The signal goes once GLOB names a file: in the middle of the
+# work, whatever the machine's speed; caught says whether it was.
+interrupt() {	# interrupt SIGNAL GLOB MAKE-ARGS...
+	local sig=$1 glob=$2 pid
+	shift 2
 	set -m
 	make "$@" > "$kf_tmp/int.out" 2>&1 &
-	local pid=$!
+	pid=$!
 	set +m
-	sleep "$after"
+	for _ in {1..1200}; do
+		compgen -G "$glob" > /dev/null && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	caught=$(compgen -G "$glob" > /dev/null && echo yes)
 	kill -"$sig" -- -"$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 }
-interrupt INT 4 tree out="$io"
+interrupt INT "$io/6.1/.src.tmp.*/d1/f1" -C "$ct" tree out="$io" tarball="$big"
 check_eq "SIGINT during extraction: make ends, the tree unmade" \
-	"$(grep -c 'applied .* patch' "$kf_tmp/int.out"):$(ls "$io/6.1/tree.stamp" 2>/dev/null | wc -l)" 0:0
+	"$caught:$(grep -c 'applied .* patch' "$kf_tmp/int.out"):$(ls "$io/6.1/tree.stamp" 2>/dev/null | wc -l)" yes:0:0
 check_eq "SIGINT during extraction leaves no temporary tree" \
 	"$(ls -d "$io"/6.1/.src.tmp.* 2>/dev/null | wc -l)" 0
-interrupt KILL 4 tree out="$io"
-check "after SIGINT and SIGKILL, make tree completes" make tree out="$io"
-check_eq "stamp written, temporaries gone" \
-	"$(test -s "$io/6.1/tree.stamp" && ls -d "$io"/6.1/.src.* 2>/dev/null | wc -l)" 0
+interrupt KILL "$io/6.1/.src.tmp.*/d1/f1" -C "$ct" tree out="$io" tarball="$big"
+check_eq "SIGKILL during extraction leaves its temporary tree (no trap runs)" \
+	"$caught:$(ls -d "$io"/6.1/.src.tmp.* 2>/dev/null | wc -l)" yes:1
+check "after SIGINT and SIGKILL, make tree completes" make -C "$ct" tree out="$io" tarball="$big"
+check_eq "stamp written, temporaries gone, the tree whole" \
+	"$(test -s "$io/6.1/tree.stamp" && ls -d "$io"/6.1/.src.* 2>/dev/null | wc -l):$(find "$io/6.1/src" -type f | wc -l)" 0:4000
 rm -rf "$io"
 
 # Interrupting the config stage keeps the previous .config.
@@ -68,7 +88,8 @@ before=$(sha "$o/6.1/generic/.config")
 co=$kf_tmp/co
 scratch_checkout "$co"
 touch "$co/flavours/generic.flavour"
-interrupt KILL 3 -C "$co" config flavour=generic out="$o"
+interrupt KILL "$o/6.1/generic/.config.kf-new" -C "$co" config flavour=generic out="$o"
+check_eq "SIGKILL during the merge (its .config.kf-new there)" "$caught" yes
 check_eq "SIGKILL during config leaves .config intact" "$(sha "$o/6.1/generic/.config")" "$before"
 check "the next config run completes" make -C "$co" config flavour=generic out="$o"
 check_eq "and gives the same .config" "$(sha "$o/6.1/generic/.config")" "$before"
