@@ -54,16 +54,22 @@ check_fails "config-savedefconfig: a CONFIG without its DEFCONFIG is a usage err
 pc=$kf_tmp/probes cc=$kf_tmp/cc-logged
 printf '#!/bin/sh\necho "$*" >> %s.log\nexec gcc "$@"\n' "$cc" > "$cc"
 chmod +x "$cc"
+pre=()
 probe_parse() {	# probe_parse NAME [ENV...]: edited mpsc written back; prints the
 	# compiler's runs but the one 'CC --version' that is part of the key
 	: > "$cc.log"
 	cp "$kd/.config" "$sd/$1.config"
-	env CC="$cc" KF_PROBE_CACHE="$pc" "${@:2}" "$k/tools/config-savedefconfig" --srctree "$k/src" \
-		--write-back "$sd/$1.config" "$sd/$1.def" > /dev/null 2>&1 || echo failed
+	env CC="$cc" KF_PROBE_CACHE="$pc" "${@:2}" "${pre[@]}" "$k/tools/config-savedefconfig" \
+		--srctree "$k/src" --write-back "$sd/$1.config" "$sd/$1.def" > "$kf_tmp/parse.out" 2>&1 ||
+		{ echo failed; tail -n 20 "$kf_tmp/parse.out" >&2; }
 	grep -cvx -- --version "$cc.log"
 }
+# The filling parse runs under valgrind (probes.c's own memory, with kconfig's).
+pre=(valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect
+	--errors-for-leak-kinds=definite,indirect --error-exitcode=99)
 probed=$(probe_parse fill)
-check "probe cache: an empty one is filled (probes run: $probed, entries: $(ls "$pc" | wc -l))" \
+pre=()
+check "probe cache: an empty one is filled, under valgrind (probes run: $probed, entries: $(ls "$pc" | wc -l))" \
 	test "$probed" -gt 20 -a "$(ls "$pc" | wc -l)" -gt 40
 check_eq "probe cache: a second parse runs no probe" "$(probe_parse hit)" 0
 check "... and writes make olddefconfig's .config" cmp "$sd/hit.config" "$kd/.config"
