@@ -195,12 +195,12 @@ char *kf_kconfig_load(const char *srctree, const char *config, char **kver)
 	if (cwd < 0)
 		kf_die(2, "cannot open the current directory: %s", strerror(errno));
 	kconfig_env(src, kernelversion);
+	kf_probes_begin(src);	/* before the chdir: KF_PROBE_CACHE may be relative */
 	if (!mkdtemp(dir))
 		kf_die(2, "cannot make a directory %s: %s; set TMPDIR to a writable directory",
 		       dir, strerror(errno));
 	if (chdir(dir) < 0)
 		kf_die(2, "%s: %s", dir, strerror(errno));
-	kf_probes_begin(src);
 	conf_parse("Kconfig");
 	kf_probes_end();
 	if (fchdir(cwd) < 0)

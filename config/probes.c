@@ -15,11 +15,11 @@
  *   - the programs those name and the assembler, found on PATH as a shell
  *     finds them: device, inode, size and mtime, so a new binutils or pahole
  *     is a miss;
- *   - /var/lib/dpkg/status's mtime: any package installed, removed or
+ *   - /var/lib/dpkg/status's stat: any package installed, removed or
  *     upgraded (gcc-12-plugin-dev makes GCC_PLUGINS possible without
  *     touching gcc) starts a new cache;
- *   - the tree's scripts/Kconfig.include (inode, mtime): a re-extracted tree
- *     is a new one.
+ *   - the tree's scripts/Kconfig.include (inode, size, mtime): a re-extracted
+ *     tree is a new one.
  *
  * kconfig's preprocess.c runs each probe with popen(3) and reads only its
  * standard output, so the tools link with -Wl,--wrap=popen,--wrap=pclose
@@ -27,7 +27,9 @@
  * output comes from the cache, or from the command once and then the cache.
  * Entries are written atomically: concurrent parses (make -j config) and an
  * interrupted one leave whole entries or none. Without KF_PROBE_CACHE every
- * probe runs, as in the kernel's own make.
+ * probe runs, as in the kernel's own make. kf_probes_begin() runs before
+ * kf_kconfig_load() moves into its private directory, so a relative
+ * KF_PROBE_CACHE means the caller's.
  */
 #include "../lib/kf.h"
 #include "kconf.h"
@@ -130,13 +132,18 @@ void kf_probes_begin(const char *srctree)
 	if (add_file(&sb, "tree", include) < 0)
 		sb_add(&sb, "tree=-\n");
 	free(include);
-	/* A directory that cannot be made only means no cache this time. */
+	/* A directory that cannot be made only means no cache this time. The
+	 * probes run in another directory (kf_kconfig_load): keep its full path. */
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		free(sb.s);
 		return;
 	}
+	cache_dir = realpath(dir, NULL);
+	if (!cache_dir) {
+		free(sb.s);
+		return;
+	}
 	toolchain = sb.s;
-	cache_dir = kf_xstrdup(dir);
 }
 
 void kf_probes_end(void)

@@ -2,8 +2,9 @@
 # Config stage (issue 2): every flavour of both trees merges and passes the
 # audit; the cache-line facts the product exists for are in the .configs;
 # committed defconfigs match, and a fragment change without 'make defconfigs'
-# is caught; config-savedefconfig writes what the kernel's make writes. Bad fragments are 20-audit's. make check does this on the 6.1
-# tree; tests/slow/15-config-6.12.sh runs it with kvers=6.12 (the other
+# is caught; config-savedefconfig writes what the kernel's make writes, and
+# Kconfig's compiler probes are cached. Bad fragments are 20-audit's. make
+# check does this on the 6.1 tree; tests/slow/15-config-6.12.sh runs it with kvers=6.12 (the other
 # tree's extraction and configs cost more than make check's budget).
 . tests/lib.sh
 . tests/scratch.sh
@@ -62,6 +63,7 @@ probe_parse() {	# probe_parse NAME [ENV...]: edited mpsc written back; prints th
 	env CC="$cc" KF_PROBE_CACHE="$pc" "${@:2}" "${pre[@]}" "$k/tools/config-savedefconfig" \
 		--srctree "$k/src" --write-back "$sd/$1.config" "$sd/$1.def" > "$kf_tmp/parse.out" 2>&1 ||
 		{ echo failed; tail -n 20 "$kf_tmp/parse.out" >&2; }
+	grep -q 'left .* behind' "$kf_tmp/parse.out" && echo "left its directory"
 	grep -cvx -- --version "$cc.log"
 }
 # The filling parse runs under valgrind (probes.c's own memory, with kconfig's).
@@ -71,7 +73,9 @@ probed=$(probe_parse fill)
 pre=()
 check "probe cache: an empty one is filled, under valgrind (probes run: $probed, entries: $(ls "$pc" | wc -l))" \
 	test "$probed" -gt 20 -a "$(ls "$pc" | wc -l)" -gt 40
-check_eq "probe cache: a second parse runs no probe" "$(probe_parse hit)" 0
+# The second names the same cache relatively, from the directory holding it.
+check_eq "probe cache: a second parse runs no probe (KF_PROBE_CACHE relative)" \
+	"$(cd "$kf_tmp" && probe_parse hit KF_PROBE_CACHE=probes)" 0
 check "... and writes make olddefconfig's .config" cmp "$sd/hit.config" "$kd/.config"
 check "... and the same defconfig" cmp "$sd/hit.def" "$sd/fill.def"
 echo "# rewritten" >> "$cc"
