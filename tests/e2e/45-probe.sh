@@ -43,6 +43,17 @@ check_eq "generic on nocona: L1_CACHE_BYTES" "$(fact "$r/generic/boot/nocona.jso
 check_eq "generic on nocona: verdict" "$(fact "$r/generic/boot/nocona.json" probe.line_verdict)" \
 	"too-small: false sharing risk"
 check_eq "generic on opteron (64-byte lines): verdict" "$(fact "$r/generic/boot/opteron.json" probe.line_verdict)" match
+# The layout facts (patches/6.1/0003, docs/probe.md): physical addresses,
+# each CPU's per-CPU copy one unit (1 MiB here) above the previous one.
+rec=$r/generic/boot/nocona.json
+check_eq "generic on nocona: kernel loaded at 16 MiB" "$(fact "$rec" probe.kernel_text_phys)" 0x1000000
+check_eq "generic on nocona: per-CPU copies physically contiguous" "$(fact "$rec" probe.percpu_phys_contiguous)" 1
+p0=$(fact "$rec" probe.cpu0.percpu_phys) p1=$(fact "$rec" probe.cpu1.percpu_phys)
+if [[ $p0 =~ ^0x[0-9a-f]+$ && $p1 =~ ^0x[0-9a-f]+$ ]]; then
+	check_eq "generic on nocona: CPU1's per-CPU copy 1 MiB above CPU0's ($p0, $p1)" $((p1 - p0)) 1048576
+else
+	not_ok "generic on nocona: probe.cpu0.percpu_phys, cpu1.percpu_phys are hex (got $p0, $p1)"
+fi
 for rec in "$r"/generic/boot/qemu64.json "$r"/mpsc/boot/nocona.json; do
 	check_kunit "${rec#$r/}" "$rec"
 done

@@ -87,6 +87,60 @@ static void pass_mpsc_nocona(void **state)
 	kf_log_free(&log);
 }
 
+/*
+ * generic with the probe's layout facts (patches/<kver>/0003) on the c2c
+ * machine (nocona, -m 1G -smp 2, nokaslr): where the image and each CPU's
+ * per-CPU copy are land in the facts like every probe line, under probe.
+ */
+static void pass_generic_nocona_layout(void **state)
+{
+	struct kf_log log;
+	const struct kf_ktap_result *r;
+
+	(void)state;
+	parse(&log, LOGS "pass-generic-nocona-c2c.log");
+	assert_int_equal(kf_log_verdict(&log), KF_PASS);
+	assert_int_equal(log.failed, 0);
+	assert_int_equal(log.passed, 13 + 8);	/* x86_flavour + kflavour_init */
+	r = find_result(&log, "flavour_percpu_phys");
+	assert_non_null(r);
+	assert_string_equal(r->suite, "x86_flavour");
+	assert_true(r->ok);
+	r = find_result(&log, "flavour_kernel_image_phys");
+	assert_non_null(r);
+	assert_true(r->ok);
+	assert_string_equal(kf_log_fact(&log, "probe.l1_cache_bytes"), "64");
+	assert_string_equal(kf_log_fact(&log, "probe.kernel_text"), "0xffffffff81000000");
+	assert_string_equal(kf_log_fact(&log, "probe.kernel_text_phys"), "0x1000000");
+	assert_string_equal(kf_log_fact(&log, "probe.phys_base"), "0x0");
+	assert_string_equal(kf_log_fact(&log, "probe.percpu_start"), "0x0");
+	assert_string_equal(kf_log_fact(&log, "probe.percpu_bytes"), "126616");
+	assert_string_equal(kf_log_fact(&log, "probe.cpus_possible"), "2");
+	assert_string_equal(kf_log_fact(&log, "probe.cpu0.percpu_offset"), "0xffff88803fc00000");
+	assert_string_equal(kf_log_fact(&log, "probe.cpu0.percpu_phys"), "0x3fc00000");
+	assert_string_equal(kf_log_fact(&log, "probe.cpu1.percpu_offset"), "0xffff88803fd00000");
+	assert_string_equal(kf_log_fact(&log, "probe.cpu1.percpu_phys"), "0x3fd00000");
+	assert_string_equal(kf_log_fact(&log, "probe.percpu_phys_contiguous"), "1");
+	assert_null(kf_log_fact(&log, "probe.cpu2.percpu_phys"));
+	/* The probe's console lines are not facts: only the init's kf: ones. */
+	assert_null(kf_log_fact(&log, "kernel_text_phys"));
+	assert_int_equal(log.nr_warnings, 0);
+	kf_log_free(&log);
+}
+
+/* The older recorded logs: kernels without 0003 have no layout facts. */
+static void no_layout_before_0003(void **state)
+{
+	struct kf_log log;
+
+	(void)state;
+	parse(&log, LOGS "pass-mpsc-nocona.log");
+	assert_non_null(kf_log_fact(&log, "probe.gdt_distance"));
+	assert_null(kf_log_fact(&log, "probe.cpu0.percpu_phys"));
+	assert_null(kf_log_fact(&log, "probe.kernel_text_phys"));
+	kf_log_free(&log);
+}
+
 /* The same on a kernel without the probe: the init skips its probe test. */
 static void pass_without_probe(void **state)
 {
@@ -402,6 +456,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pass_mpsc_nocona),
+		cmocka_unit_test(pass_generic_nocona_layout),
+		cmocka_unit_test(no_layout_before_0003),
 		cmocka_unit_test(pass_without_probe),
 		cmocka_unit_test(raw_probe_console),
 		cmocka_unit_test(pass_raw_console),
