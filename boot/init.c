@@ -39,11 +39,16 @@
  *   pipe   a one-byte ping-pong between two processes pinned to CPU 0 and
  *          CPU 1 over two pipes (perf bench sched pipe's shape)
  *   futex  the same ping-pong as turns over a shared int, futex wait/wake
+ *   fault  two threads of one process (one mm), pinned to CPU 0 and CPU 1,
+ *          both busy at once: each maps a few anonymous pages, writes to
+ *          every page (a page fault each) and unmaps them (a TLB shootdown
+ *          of the other CPU), in a loop
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +402,10 @@ static void print_facts(int have_probe)
 #define C2C_CALIB_ITERATIONS	3000000L
 #define C2C_PIPE_ITERATIONS	2000L
 #define C2C_FUTEX_ITERATIONS	2000L
+#define C2C_FAULT_ITERATIONS	200L
+#define C2C_FAULT_PAGES		8
+#define C2C_STR_(x)		#x
+#define C2C_STR(x)		C2C_STR_(x)
 
 static inline void c2c_open(void)
 {
@@ -539,6 +548,90 @@ static int futex_body(int cpu, void *arg)
 	return 0;
 }
 
+/*
+ * fault: two threads of this process, so one mm (its mmap_lock, counters
+ * and page tables) is shared, each pinned to its own CPU. Both wait at a
+ * barrier until the window is open, then run at once: mmap C2C_FAULT_PAGES
+ * anonymous pages, write to each (a page fault: the page allocator's
+ * per-CPU lists, the zone, the LRU), munmap (TLB shootdown of the other
+ * CPU, which runs the same mm). The window closes when both are joined.
+ */
+struct fault_thread {
+	pthread_barrier_t *ready, *go;
+	int cpu, status, err;	/* status: 0, 3 not pinned, 7 mmap/munmap failed (err) */
+};
+
+static void *fault_thread(void *arg)
+{
+	struct fault_thread *t = arg;
+	size_t len = C2C_FAULT_PAGES * 4096UL;
+
+	t->status = pin(t->cpu) ? 3 : 0;
+	pthread_barrier_wait(t->ready);
+	pthread_barrier_wait(t->go);
+	for (long i = 0; i < C2C_FAULT_ITERATIONS && !t->status; i++) {
+		volatile char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			t->err = errno;
+			t->status = 7;
+			break;
+		}
+		for (size_t off = 0; off < len; off += 4096)
+			p[off] = (char)i;
+		if (munmap((void *)p, len)) {
+			t->err = errno;
+			t->status = 7;
+		}
+	}
+	return NULL;
+}
+
+static int c2c_fault(void)
+{
+	pthread_barrier_t ready, go;
+	struct fault_thread t[2];
+	pthread_t tid[2];
+	int err, bad = 0, started = 0, why = 0;
+
+	if ((err = pthread_barrier_init(&ready, NULL, 3)) ||
+	    (err = pthread_barrier_init(&go, NULL, 3))) {
+		fail("c2c_workload", "pthread_barrier_init: %s", strerror(err));
+		return -1;
+	}
+	for (int c = 0; c < 2; c++) {
+		t[c] = (struct fault_thread){ .ready = &ready, .go = &go, .cpu = c };
+		if ((err = pthread_create(&tid[c], NULL, fault_thread, &t[c]))) {
+			/* The barriers cannot complete: a thread started waits forever
+			 * and the init must end, so say it and stop here. */
+			fail("c2c_workload", "pthread_create: %s", strerror(err));
+			return -1;
+		}
+		started++;
+	}
+	pthread_barrier_wait(&ready);
+	c2c_open();
+	pthread_barrier_wait(&go);
+	for (int c = 0; c < started; c++)
+		pthread_join(tid[c], NULL);
+	c2c_close();
+	pthread_barrier_destroy(&ready);
+	pthread_barrier_destroy(&go);
+	for (int c = 0; c < 2; c++)
+		if (t[c].status && !bad) {
+			bad = t[c].status;
+			why = t[c].err;
+		}
+	if (bad == 3)
+		fail("c2c_workload", "cannot pin a thread to CPU 0 and CPU 1 "
+		     "(sched_setaffinity; the kernel needs CONFIG_SMP and 2 CPUs online)");
+	else if (bad)
+		fail("c2c_workload", "a workload thread failed: mmap or munmap: %s",
+		     strerror(why));
+	return bad ? -1 : 0;
+}
+
 static void c2c_workload(const char *name)
 {
 	static const struct { const char *name; long offset; } calib[] = {
@@ -612,8 +705,16 @@ static void c2c_workload(const char *name)
 		munmap(turn, 4096);
 		return;
 	}
+	if (!strcmp(name, "fault")) {
+		if (c2c_fault() == 0) {
+			c2c_iterations = C2C_FAULT_ITERATIONS;
+			c2c_unit = "mmap, " C2C_STR(C2C_FAULT_PAGES) " page faults, munmap per CPU";
+			result("c2c_workload", 1);
+		}
+		return;
+	}
 	fail("c2c_workload", "unknown workload '%s'; valid: calib-8 calib-64 calib-128 "
-	     "calib-same pipe futex", name);
+	     "calib-same pipe futex fault", name);
 }
 
 static void print_ktap(void)
