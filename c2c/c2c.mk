@@ -17,7 +17,7 @@ c2c_memory := 1G
 c2c_smp    := 2
 runs       ?= 5
 workload   ?= pipe
-c2c_workloads := pipe futex calib-8 calib-64 calib-128 calib-same
+c2c_workloads := pipe futex fault calib-8 calib-64 calib-128 calib-same
 ifneq ($(filter c2c all report,$(goals)),)
 ifneq ($(words $(c2c_cpu)),1)
 $(error make c2c runs on one machine: give one cpu= (now '$(cpu)'))

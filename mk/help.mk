@@ -27,7 +27,7 @@ Pipeline (each target runs the stages before it):
   make c2c              cache-line contention (HITMs, false sharing at 64 and 128
                         bytes) and instructions of a workload, measured by a TCG
                         plugin; runs=N (5) on one machine (cpu=, default nocona),
-                        workload=pipe|futex|calib-8|calib-64|calib-128|calib-same,
+                        workload=pipe|futex|fault|calib-8|calib-64|calib-128|calib-same,
                         crosscheck=1 loads QEMU's insn and mem plugins too (docs/c2c.md)
   make c2c-plugins      the TCG plugins, built against Debian's qemu source package
 
