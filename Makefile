@@ -74,12 +74,16 @@ endif
 
 ifeq ($(unlocked),)
 # Outer make: run the real one under an exclusive lock on $(out), with one
-# jobserver of $(jobs) slots unless the caller gave -j already.
-jflag := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(jobs))
+# jobserver of $(jobs) slots unless the caller gave -j already. The recipe
+# looks, not the parse: GNU make 4.3 puts a command line's -jN in MAKEFLAGS
+# only for recipes (4.4 while parsing too). With -jN given, the real make
+# joins this one's jobserver of N slots; a -j$(jobs) of ours would replace
+# it ("-j2 forced in submake"): make -j3 built with 2 jobs on 2 cores.
 .PHONY: $(goals) kf-locked
 $(goals): kf-locked ; @:
 kf-locked:
-	@mk/lock '$(out)' '$(wait)' $(MAKE) $(jflag) $(MAKECMDGOALS)
+	@case " $${MAKEFLAGS%%-- *}" in *" -j"*) j= ;; *) j=-j$(jobs) ;; esac; \
+	mk/lock '$(out)' '$(wait)' $(MAKE) $$j $(MAKECMDGOALS)
 else
 
 kdir    := $(out)/$(kver)
