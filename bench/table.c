@@ -115,10 +115,11 @@ void table(void)
 	      (double)m.farm_compiled, "(model)");
 	ratio(t, "raw Kbuild no-op / make build no-op (wall)", m.raw_noop.wall, m.noop_build.wall,
 	      "(> 1: ours is faster)");
+	/* issue 45: both under make c2c's tcg= (multi by default) */
 	ratio(t, "c2c: boot with the plugin / without it (wall)", m.c2c_plugin.wall,
-	      m.c2c_plain.wall, "<= 5");
+	      m.c2c_plain.wall, "<= 10");
 	ratio(t, "c2c: make c2c, every flavour x 5 runs, seconds", m.c2c_make.wall, 1,
-	      "<= 180 (3 tiny flavours)");
+	      "<= 300 (3 tiny flavours)");
 	if (b.distro) {
 		ratio(t, "distro: build stage / raw Kbuild, cold (wall)", m.d_build.wall,
 		      m.d_raw.wall, "~1");

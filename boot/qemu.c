@@ -61,12 +61,14 @@ char **kf_qemu_argv(const struct kf_qemu *q)
 	int split = kf_recipe_memory_split(q->memory, &low, &high) > 0;
 	char *memory = split ? kf_xasprintf("%luM", low + high) : kf_xstrdup(q->memory);
 	char *machine = split ? kf_xasprintf("pc,max-ram-below-4g=%luM", low) : kf_xstrdup("pc");
+	char *accel = kf_xasprintf("tcg,thread=%s", q->tcg ? q->tcg : "single");
 	/* In this order; an option without a value has NULL. */
 	const struct { const char *opt, *value; } table[] = {
 		/* One host thread for all vCPUs: a boot does little in parallel,
 		 * and two boots at once on 2 cores are faster than with a thread
-		 * per vCPU (1.7 s against 2.2 s each, docs/boot.md). */
-		{ "-accel", "tcg,thread=single" }, { "-nodefaults", NULL },
+		 * per vCPU (1.7 s against 2.2 s each, docs/boot.md). c2c's runs
+		 * ask for thread=multi: both vCPUs at once (docs/c2c.md). */
+		{ "-accel", accel }, { "-nodefaults", NULL },
 		{ "-nographic", NULL }, { "-no-reboot", NULL }, { "-nic", "none" },
 		{ "-serial", "stdio" }, { "-cpu", q->cpu_string }, { "-smp", q->smp },
 		{ "-machine", machine }, { "-m", memory }, { "-kernel", q->kernel },
@@ -99,6 +101,7 @@ char **kf_qemu_argv(const struct kf_qemu *q)
 	argv[n] = NULL;
 	free(memory);
 	free(machine);
+	free(accel);
 	return argv;
 }
 

@@ -16,6 +16,8 @@
 struct kf_qemu {
 	const char *qemu, *cpu_string, *smp, *memory;
 	const char *kernel, *initrd, *cmdline, *bios;
+	/* TCG's threads: "multi" (a host thread per vCPU) or NULL/"single" */
+	const char *tcg;
 	/* TCG plugins, each "-plugin" argument (c2c/c2c.mk); plugins
 	 * print through QEMU's log, so "-d plugin" comes with them. */
 	char *const *plugins;

@@ -7,13 +7,16 @@
  *               [--cpu NAME] [--models boot/cpu-models] [--kver KVER]
  *               --out DIR [--append ARGS] [--expect VERDICT]
  *               [--timeout S] [--hang-timeout S] [--qemu PROGRAM]
- *               [--bios FIRMWARE] [--memory SIZE] [--smp SMP] [--plugin SPEC]...
+ *               [--bios FIRMWARE] [--memory SIZE] [--smp SMP] [--tcg single|multi]
+ *               [--plugin SPEC]...
  *       writes DIR/<cpu>.log and DIR/<cpu>.json; prints
  *       "  BOOT    <flavour> on <cpu>: <verdict> (<seconds> s)";
  *       exits 0 when the verdict is the expected one, 1 when not, 2 on
  *       a usage or setup error (no record written). --memory and --smp
  *       replace the recipe's (c2c runs every flavour on one machine);
- *       each --plugin SPEC is a QEMU "-plugin" argument (docs/c2c.md).
+ *       --tcg multi runs each vCPU on a host thread of its own (default
+ *       single: round robin); each --plugin SPEC is a QEMU "-plugin"
+ *       argument (docs/c2c.md).
  *
  *   boot-runner --parse LOGFILE [--nonce NONCE]
  *       parses a boot log (or raw console text) and prints what it found as
@@ -394,7 +397,7 @@ static void stderr_bytes(struct boot *b, const char *data, size_t n, int flush)
 struct opts {
 	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
 	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
-	const char *memory, *smp;
+	const char *memory, *smp, *tcg;
 	char *plugins[4];
 	size_t nplugins;
 	double timeout, hang_timeout;
@@ -408,7 +411,8 @@ static void usage(void)
 		"                   [--cpu NAME] [--models boot/cpu-models] [--kver KVER]\n"
 		"                   [--append ARGS] [--expect VERDICT] [--timeout S]\n"
 		"                   [--hang-timeout S] [--qemu PROGRAM] [--bios FIRMWARE] [--quiet]\n"
-		"                   [--memory SIZE] [--smp SMP] [--plugin SPEC]...\n"
+		"                   [--memory SIZE] [--smp SMP] [--tcg single|multi]\n"
+		"                   [--plugin SPEC]...\n"
 		"       boot-runner --parse LOGFILE [--nonce NONCE]\n"
 		"       boot-runner --replay RECORD\n");
 	exit(2);
@@ -447,6 +451,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "memory", required_argument, NULL, 'M' },
 		{ "smp", required_argument, NULL, 'S' },
 		{ "plugin", required_argument, NULL, 'P' },
+		{ "tcg", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -478,6 +483,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'Q': o->quiet = 1; break;
 		case 'M': o->memory = optarg; break;
 		case 'S': o->smp = optarg; break;
+		case 'T':
+			if (strcmp(optarg, "single") != 0 && strcmp(optarg, "multi") != 0)
+				kf_die(2, "--tcg %s: want single (round robin) or multi (a host "
+				       "thread per vCPU)", optarg);
+			o->tcg = optarg;
+			break;
 		case 'P':
 			if (o->nplugins == sizeof(o->plugins) / sizeof(o->plugins[0]))
 				kf_die(2, "--plugin %s: at most %zu plugins", optarg, o->nplugins);
@@ -682,7 +693,7 @@ static void setup(struct setup *s, struct opts *o)
 		.qemu = o->qemu, .cpu_string = s->model->cpu_string, .smp = smp,
 		.memory = o->memory ? o->memory : s->recipe.value[KF_MEMORY],
 		.kernel = o->kernel, .initrd = o->initrd, .cmdline = s->cmdline, .bios = o->bios,
-		.plugins = o->plugins, .nplugins = o->nplugins,
+		.plugins = o->plugins, .nplugins = o->nplugins, .tcg = o->tcg,
 	});
 	s->qemu_version = qemu_version(o->qemu);
 }

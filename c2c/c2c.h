@@ -28,6 +28,6 @@ static const unsigned char kf_c2c_close[KF_C2C_MARKER_LEN] __attribute__((unused
 #define KF_C2C_PARAM		"kflavour.c2c"
 
 /* The first line of the plugin's raw output. */
-#define KF_C2C_RAW_MAGIC	"kf-c2c-raw 1"
+#define KF_C2C_RAW_MAGIC	"kf-c2c-raw 2"
 
 #endif /* KF_C2C_H */

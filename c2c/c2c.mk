@@ -17,6 +17,10 @@ c2c_memory := 1G
 c2c_smp    := 2
 runs       ?= 5
 workload   ?= pipe
+# TCG's threads for the runs: multi (a host thread per vCPU: both CPUs
+# busy at once, what contention is made of) or single (round robin, the
+# cheaper; docs/c2c.md, "Two TCG modes").
+tcg        ?= multi
 c2c_workloads := pipe futex fault calib-8 calib-64 calib-128 calib-same
 ifneq ($(filter c2c all report,$(goals)),)
 ifneq ($(words $(c2c_cpu)),1)
@@ -24,6 +28,9 @@ $(error make c2c runs on one machine: give one cpu= (now '$(cpu)'))
 endif
 ifeq ($(filter $(workload),$(c2c_workloads)),)
 $(error unknown workload '$(workload)'; valid: $(c2c_workloads) (docs/c2c.md))
+endif
+ifeq ($(filter $(tcg),single multi),)
+$(error tcg=$(tcg): want multi (a host thread per vCPU) or single (round robin) (docs/c2c.md))
 endif
 ifeq ($(shell [ '$(runs)' -ge 1 ] 2>/dev/null && echo ok),)
 $(error runs=$(runs): want a number of runs >= 1)
@@ -36,17 +43,16 @@ c2c_machine_stamp := $(kdir)/models/c2c-machine
 .PHONY: kf-c2c-machine-force
 $(c2c_machine_stamp): kf-c2c-machine-force
 	@mkdir -p $(@D)
-	@printf '%s\n' 'memory=$(c2c_memory) smp=$(c2c_smp) crosscheck=$(crosscheck)' > $@.tmp.$$$$; \
+	@printf '%s\n' 'memory=$(c2c_memory) smp=$(c2c_smp) tcg=$(tcg) crosscheck=$(crosscheck)' > $@.tmp.$$$$; \
 	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else mv $@.tmp.$$$$ $@; fi
 
-# crosscheck=1: QEMU's own insn and mem plugins (built from the same
-# source package) run beside ours in every run, so both see one execution;
-# their totals are in each run's log ("qemu: insns: N", "qemu: inline mem
-# accesses: N"), ours in its raw file (docs/c2c.md, tests/e2e/44-c2c.sh).
+# crosscheck=1: QEMU's own insn plugin (built from the same source
+# package) beside ours in every run, in its per-vCPU mode (a callback per
+# instruction): its per-vCPU counts are in each run's log ("qemu: cpu N
+# insns: M"). Costly: a callback per instruction, 2 minutes and a 1 GB log
+# a run (it prints every repeated instruction); docs/c2c.md.
 crosscheck ?=
-kf_comma := ,
-c2c_cross_plugins = $(if $(filter 1,$(crosscheck)),--plugin file=$(c2c_insn_plugin)$(kf_comma)inline=true \
-	--plugin file=$(c2c_mem_plugin)$(kf_comma)inline=true)
+c2c_cross_plugins = $(if $(filter 1,$(crosscheck)),--plugin file=$(c2c_insn_plugin))
 
 # The calibration counts user-space accesses, the workloads kernel ones.
 c2c_count = $(if $(filter calib-%,$(1)),user,kernel)
@@ -62,7 +68,7 @@ $(tools)/c2c-record: c2c/raw.h c2c/c2c.h c2c/attrib.h
 c2c_rundir = $(kdir)/$(1)/c2c/runs/$(2)/$(3)/$(4)
 define c2c_run
 $(call c2c_rundir,$(1),$(2),$(3),$(4))/$(3).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
-		$(c2c_plugin) $(if $(filter 1,$(crosscheck)),$(c2c_insn_plugin) $(c2c_mem_plugin)) \
+		$(c2c_plugin) $(if $(filter 1,$(crosscheck)),$(c2c_insn_plugin)) \
 		$(call model_stamp,$(3)) $(c2c_machine_stamp) c2c/c2c.mk \
 		$(if $(wildcard $(call c2c_rundir,$(1),$(2),$(3),$(4))/retry),kf-records-force) \
 		| $(tools)/boot-runner
@@ -70,9 +76,9 @@ $(call c2c_rundir,$(1),$(2),$(3),$(4))/$(3).json: $(kdir)/$(1)/arch/x86/boot/bzI
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
 		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(3) \
 		--models $(boot_models) --kver $(kver) --out $$(@D) --quiet \
-		--memory $(c2c_memory) --smp $(c2c_smp) --append 'nokaslr kflavour.c2c=$(2)' \
+		--memory $(c2c_memory) --smp $(c2c_smp) --tcg $(tcg) --append 'nokaslr kflavour.c2c=$(2)' \
 		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
-		--plugin file=$(c2c_plugin),out=$$(@D)/$(3).raw,count=$(call c2c_count,$(2)) \
+		--plugin file=$(c2c_plugin),out=$$(@D)/$(3).raw,count=$(call c2c_count,$(2)),tcg=$(tcg) \
 		$(c2c_cross_plugins) \
 		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch $$(@D)/retry; }
 endef

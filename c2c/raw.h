@@ -13,36 +13,60 @@
 #define KF_C2C_NSIZES	2		/* 64- and 128-byte lines */
 #define KF_C2C_MAXCPUS	8
 
-struct kf_c2c_size {
-	unsigned line;			/* 64 or 128 */
-	uint64_t accesses, stores, hitm, hitm_false, inval;
+/* perf c2c's columns, per line size or per line (docs/c2c.md): loads,
+ * those that missed, load HITMs and their false-sharing part; stores,
+ * those that missed, stores to a line another vCPU held modified and their
+ * false-sharing part; invalidations; read-modify-writes (one load each). */
+struct kf_c2c_figs {
+	uint64_t loads, load_miss, load_hitm, load_hitm_false;
+	uint64_t stores, store_miss, store_hitm, store_hitm_false, inval, rmw;
 };
 
+struct kf_c2c_size {
+	unsigned line;			/* 64 or 128 */
+	struct kf_c2c_figs f;
+	uint64_t lines;			/* distinct lines with a counted access */
+};
+
+/* A line with a HITM (64 or 128) or, at 128, a HITM at one size only. */
 struct kf_c2c_line {
 	unsigned size;			/* line size */
 	uint64_t addr, pc;		/* guest-physical; last HITM's insn */
-	uint64_t accesses, stores, hitm, hitm_false, inval;
+	struct kf_c2c_figs f;
+	/* 128 only: HITMs at 128 bytes that were none at 64, and the opposite,
+	 * by loads [0] and stores [1]. */
+	uint64_t only128[2], only64[2];
 };
 
-/* One instruction's HITMs on one line (a line has one per instruction
- * that made a HITM on it; raw files before 2026-12-06 have none). */
+/* One instruction's HITMs (loads and stores) on one line. */
 struct kf_c2c_hitpc {
 	unsigned size;
 	uint64_t addr, pc, hitm;
 };
 
+/* HITMs at 128 bytes only on one line, by the instruction that made them
+ * (pc) and the last store to the other half (pc2): the two sides. */
+struct kf_c2c_sides {
+	uint64_t addr, pc, pc2, n;
+};
+
 struct kf_c2c_raw {
 	int count_kernel;		/* 1: kernel accesses counted, 0: user */
+	int tcg_multi;			/* 1: -accel tcg,thread=multi */
 	int vcpus;
 	unsigned opens, closes;		/* window markers executed */
 	uint64_t insns, mem, mem_io, mem_high;
 	uint64_t kernel[KF_C2C_MAXCPUS], user[KF_C2C_MAXCPUS];
 	uint64_t win_kernel[KF_C2C_MAXCPUS], win_user[KF_C2C_MAXCPUS];
+	uint64_t win_loads[KF_C2C_MAXCPUS], win_stores[KF_C2C_MAXCPUS];
 	struct kf_c2c_size size[KF_C2C_NSIZES];
+	uint64_t only128[2], only64[2];	/* loads [0], stores [1] */
 	struct kf_c2c_line *lines;
 	size_t nlines;
 	struct kf_c2c_hitpc *hitpcs;
 	size_t nhitpcs;
+	struct kf_c2c_sides *sides;
+	size_t nsides;
 	uint64_t hitpc_dropped;		/* pairs the plugin's table had no room for */
 };
 

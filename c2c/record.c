@@ -43,100 +43,116 @@ static double iterations;
 
 static json_t *figure(const double *v);
 
-/* Attribution (attrib.h): with --vmlinux. */
+/* Attribution (attrib.h): with --vmlinux, from the probe's layout facts. */
 #define MAX_OBJS	8
 static struct kf_syms syms;
-static int have_syms, have_pcpu;
-static uint64_t pcpu_base, pcpu_unit, pcpu_static;
+static int have_syms;
+static uint64_t text_virt, text_phys, pcpu_bytes, pcpu_phys[KF_C2C_MAXCPUS];
+static int pcpu_n;
 
 struct objs {
 	const struct kf_sym *v[MAX_OBJS];
 	size_t n;		/* overlapping, may exceed MAX_OBJS */
-	int cpu;		/* per-CPU objects: whose unit; -1 static */
+	int cpu;		/* per-CPU objects: whose copy; -1 static */
 };
 
 /* The kernel objects in [addr, addr + size): static ones through the
- * image mapping, per-CPU ones through the inferred first chunk. */
+ * image's load address, per-CPU ones through each CPU's copy. */
 static void objects(uint64_t addr, unsigned size, struct objs *o)
 {
-	uint64_t text_pa = syms.text - KF_START_KERNEL_MAP, end_pa = syms.end - KF_START_KERNEL_MAP;
+	uint64_t end_phys = text_phys + (syms.end - syms.text);
 
 	o->n = 0;
 	o->cpu = -1;
 	if (!have_syms)
 		return;
-	if (addr + size > text_pa && addr < end_pa) {
-		o->n = kf_syms_overlap(syms.obj, syms.nobj, addr + KF_START_KERNEL_MAP, size,
+	if (addr + size > text_phys && addr < end_phys) {
+		o->n = kf_syms_overlap(syms.obj, syms.nobj, addr - text_phys + text_virt, size,
 				       o->v, MAX_OBJS);
-	} else if (have_pcpu && addr >= pcpu_base &&
-		   addr - pcpu_base < (uint64_t)runs[0].raw.vcpus * pcpu_unit &&
-		   (addr - pcpu_base) % pcpu_unit < pcpu_static) {
-		o->cpu = (int)((addr - pcpu_base) / pcpu_unit);
-		o->n = kf_syms_overlap(syms.pcpu, syms.npcpu, (addr - pcpu_base) % pcpu_unit, size,
-				       o->v, MAX_OBJS);
+		return;
 	}
+	for (int c = 0; c < pcpu_n; c++)
+		if (addr + size > pcpu_phys[c] && addr < pcpu_phys[c] + pcpu_bytes) {
+			o->cpu = c;
+			o->n = kf_syms_overlap(syms.pcpu, syms.npcpu, addr - pcpu_phys[c], size,
+					       o->v, MAX_OBJS);
+			return;
+		}
 }
 
-/* --vmlinux: its symbols, and the per-CPU first chunk from the first
- * run's log and the lines of every run. Exits 2 when vmlinux is bad. */
+/* A probe fact of a run's boot record as a number; exits 2 naming the run
+ * and the fact when it is missing. */
+static uint64_t layout_fact(const struct run *r, const char *key)
+{
+	const char *v = kf_boot_fact(&r->boot, key);
+	char *end;
+	unsigned long long n;
+
+	if (!v || !*v)
+		kf_die(2, "%s: no %s fact: the kernel's flavour probe does not say where it put "
+		       "its image and per-CPU areas, and c2c-record does not guess. Build it "
+		       "from a tree with patches/<kver>/0003 (make tree, then make c2c again); "
+		       "docs/probe.md", r->path, key);
+	n = strtoull(v, &end, 0);
+	if (*end)
+		kf_die(2, "%s: %s=%s is not a number", r->path, key, v);
+	return n;
+}
+
+/* --vmlinux: its symbols, and where the probe says the kernel put the
+ * image and each CPU's per-CPU copy. Every run must say the same (c2c
+ * boots with nokaslr). Exits 2 when vmlinux is bad or a fact missing. */
 static void attribution(const char *vmlinux)
 {
-	char err[512], *logpath, *log;
-	size_t len = strlen(runs[0].path);
+	char err[512], key[64];
 
 	if (kf_syms_load(&syms, vmlinux, err, sizeof(err)))
 		kf_die(2, "%s", err);
 	have_syms = 1;
-	logpath = kf_xasprintf("%.*s.log", (int)(len - 5), runs[0].path);
-	log = kf_read_file(logpath, NULL);
-	if (log && !kf_percpu_sizes(log, &pcpu_static, &pcpu_unit)) {
-		uint64_t *addrs = NULL;
-		size_t n = 0;
+	pcpu_n = runs[0].raw.vcpus;
+	for (size_t r = 0; r < nruns; r++) {
+		uint64_t tv = layout_fact(&runs[r], "probe.kernel_text");
+		uint64_t tp = layout_fact(&runs[r], "probe.kernel_text_phys");
+		uint64_t pb = layout_fact(&runs[r], "probe.percpu_bytes");
 
-		for (size_t r = 0; r < nruns; r++)
-			for (size_t i = 0; i < runs[r].raw.nlines; i++) {
-				addrs = kf_xrealloc(addrs, (n + 1) * sizeof(*addrs));
-				addrs[n++] = runs[r].raw.lines[i].addr;
-			}
-		/* The embedding allocator places the chunk PMD-aligned (2 MiB). */
-		have_pcpu = !kf_percpu_base(addrs, n, pcpu_unit, pcpu_static, runs[0].raw.vcpus,
-					    2u << 20, &pcpu_base);
-		free(addrs);
+		if (r && (tv != text_virt || tp != text_phys || pb != pcpu_bytes))
+			kf_die(2, "%s: the kernel's layout differs from %s's; run make c2c again",
+			       runs[r].path, runs[0].path);
+		text_virt = tv;
+		text_phys = tp;
+		pcpu_bytes = pb;
+		for (int c = 0; c < pcpu_n; c++) {
+			uint64_t p;
+
+			snprintf(key, sizeof(key), "probe.cpu%d.percpu_phys", c);
+			p = layout_fact(&runs[r], key);
+			if (r && p != pcpu_phys[c])
+				kf_die(2, "%s: CPU %d's per-CPU copy is at 0x%" PRIx64 ", %s's at 0x%"
+				       PRIx64 "; run make c2c again", runs[r].path, c, p,
+				       runs[0].path, pcpu_phys[c]);
+			pcpu_phys[c] = p;
+		}
 	}
-	free(log);
-	free(logpath);
+	if (text_virt != syms.text)
+		kf_die(2, "%s: the probe says _text is at 0x%" PRIx64 ", %s has 0x%" PRIx64
+		       ": not this kernel's vmlinux", runs[0].path, text_virt, vmlinux, syms.text);
 }
 
 static json_t *attribution_json(const char *vmlinux)
 {
+	json_t *cpus = json_array();
 	char b[32];
 
-	snprintf(b, sizeof(b), "0x%" PRIx64, pcpu_base);
+	for (int c = 0; have_syms && c < pcpu_n; c++) {
+		snprintf(b, sizeof(b), "0x%" PRIx64, pcpu_phys[c]);
+		json_array_append_new(cpus, json_string(b));
+	}
+	snprintf(b, sizeof(b), "0x%" PRIx64, text_phys);
 	return json_pack("{s:o, s:o, s:o, s:o}",
 			 "vmlinux", vmlinux ? json_string(vmlinux) : json_null(),
-			 "percpu_base", have_pcpu ? json_string(b) : json_null(),
-			 "percpu_unit", have_pcpu ? json_integer((json_int_t)pcpu_unit) : json_null(),
-			 "percpu_static", have_pcpu ? json_integer((json_int_t)pcpu_static) : json_null());
-}
-
-/* Per run: HITMs on lines of size s holding more than one object. */
-static json_t *multi_json(int s)
-{
-	double v[MAX_RUNS] = { 0 };
-	unsigned size = s ? 128 : 64;
-
-	for (size_t r = 0; r < nruns; r++)
-		for (size_t i = 0; i < runs[r].raw.nlines; i++) {
-			const struct kf_c2c_line *l = &runs[r].raw.lines[i];
-			struct objs o;
-
-			if (l->size != size)
-				continue;
-			objects(l->addr, size, &o);
-			if (o.n > 1)
-				v[r] += (double)l->hitm;
-		}
-	return figure(v);
+			 "kernel_text_phys", have_syms ? json_string(b) : json_null(),
+			 "percpu_phys", cpus,
+			 "percpu_bytes", have_syms ? json_integer((json_int_t)pcpu_bytes) : json_null());
 }
 
 /* A figure over the runs: v[i] is run i's value. */
@@ -169,29 +185,60 @@ static uint64_t sum(const uint64_t *a, int n)
 	return s;
 }
 
+/* perf c2c's columns at line size s (raw.h's struct kf_c2c_figs). */
 static json_t *size_json(int s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "hitm_multi_object", multi_json(s),
-			 "accesses", RAWFIG(r->size[s].accesses),
-			 "stores", RAWFIG(r->size[s].stores),
-			 "hitm", RAWFIG(r->size[s].hitm),
-			 "hitm_true", RAWFIG(r->size[s].hitm - r->size[s].hitm_false),
-			 "hitm_false", RAWFIG(r->size[s].hitm_false),
-			 "invalidations", RAWFIG(r->size[s].inval));
+	json_t *o = json_object();
+
+#define SIZEFIG(name, expr) json_object_set_new(o, name, RAWFIG(expr))
+	SIZEFIG("loads", r->size[s].f.loads);
+	SIZEFIG("load_miss", r->size[s].f.load_miss);
+	SIZEFIG("load_hitm", r->size[s].f.load_hitm);
+	SIZEFIG("load_hitm_true", r->size[s].f.load_hitm - r->size[s].f.load_hitm_false);
+	SIZEFIG("load_hitm_false", r->size[s].f.load_hitm_false);
+	SIZEFIG("stores", r->size[s].f.stores);
+	SIZEFIG("store_miss", r->size[s].f.store_miss);
+	SIZEFIG("store_hitm", r->size[s].f.store_hitm);
+	SIZEFIG("store_hitm_false", r->size[s].f.store_hitm_false);
+	SIZEFIG("invalidations", r->size[s].f.inval);
+	SIZEFIG("rmw", r->size[s].f.rmw);
+	SIZEFIG("lines", r->size[s].lines);
+#undef SIZEFIG
+	return o;
 }
 
-/* One line's figure over the runs (0 in a run without that line). */
-static double line_fig(size_t run, unsigned size, uint64_t addr, int what)
+/* What a line's figure is (line_fig). */
+enum linefig { LF_HITM, LF_LOAD_HITM, LF_LOAD_HITM_FALSE, LF_STORE_HITM, LF_INVAL, LF_LOADS,
+	       LF_STORES, LF_ONLY128, LF_ONLY64, LF_NR };
+static const char *const linefig_name[LF_NR] = {
+	[LF_HITM] = NULL, [LF_LOAD_HITM] = "load_hitm", [LF_LOAD_HITM_FALSE] = "load_hitm_false",
+	[LF_STORE_HITM] = "store_hitm", [LF_INVAL] = "invalidations", [LF_LOADS] = "loads",
+	[LF_STORES] = "stores", [LF_ONLY128] = "hitm_128_only", [LF_ONLY64] = "hitm_64_only",
+};
+
+/* One line's figure in one run (0 in a run without that line). HITMs:
+ * loads and stores to a modified line; the *_only ones: loads and stores. */
+static double line_fig(size_t run, unsigned size, uint64_t addr, enum linefig what)
 {
 	const struct kf_c2c_raw *r = &runs[run].raw;
 
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct kf_c2c_line *l = &r->lines[i];
 
-		if (l->size == size && l->addr == addr)
-			return what == 0 ? (double)l->hitm : what == 1 ? (double)l->hitm_false :
-			       what == 2 ? (double)l->inval : (double)l->accesses;
+		if (l->size != size || l->addr != addr)
+			continue;
+		switch (what) {
+		case LF_HITM: return (double)(l->f.load_hitm + l->f.store_hitm);
+		case LF_LOAD_HITM: return (double)l->f.load_hitm;
+		case LF_LOAD_HITM_FALSE: return (double)l->f.load_hitm_false;
+		case LF_STORE_HITM: return (double)l->f.store_hitm;
+		case LF_INVAL: return (double)l->f.inval;
+		case LF_LOADS: return (double)l->f.loads;
+		case LF_STORES: return (double)l->f.stores;
+		case LF_ONLY128: return (double)(l->only128[0] + l->only128[1]);
+		case LF_ONLY64:
+		default: return (double)(l->only64[0] + l->only64[1]);
+		}
 	}
 	return 0;
 }
@@ -199,30 +246,49 @@ static double line_fig(size_t run, unsigned size, uint64_t addr, int what)
 struct key {
 	unsigned size;
 	uint64_t addr, pc;
-	double hitm;
+	double rank;
 };
 
-static int by_hitm(const void *a, const void *b)
+static int by_rank(const void *a, const void *b)
 {
 	const struct key *x = a, *y = b;
 
-	if (x->hitm != y->hitm)
-		return x->hitm < y->hitm ? 1 : -1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? 1 : -1;
 	if (x->size != y->size)
 		return x->size < y->size ? -1 : 1;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* A line's functions: those of every instruction that made a HITM on it
- * (the plugin's hitpc lines), each with its HITMs per run (the sum over
- * the runs / runs), most first, up to MAX_FUNCS; *nall gets how many there
- * were. An instruction in no function is named by its address. Raw files
- * of before 2026-12-06 have none: an empty array. */
+/* Functions by HITMs, summed over the runs (fn_add), then as JSON. An
+ * instruction in no function is named by its address. */
 #define MAX_FUNCS	8
 struct fn_hitm {
 	char *name;
 	double hitm;
 };
+
+struct fns {
+	struct fn_hitm *f;
+	size_t n;
+};
+
+static void fn_add(struct fns *fs, uint64_t pc, uint64_t n)
+{
+	const struct kf_sym *fn = have_syms ? kf_syms_func(&syms, pc) : NULL;
+	char *name = fn ? kf_xstrdup(fn->name) : kf_xasprintf("0x%" PRIx64, pc);
+	size_t j;
+
+	for (j = 0; j < fs->n && strcmp(fs->f[j].name, name) != 0; j++)
+		;
+	if (j == fs->n) {
+		fs->f = kf_xrealloc(fs->f, (fs->n + 1) * sizeof(*fs->f));
+		fs->f[fs->n++] = (struct fn_hitm){ name, 0 };
+	} else {
+		free(name);
+	}
+	fs->f[j].hitm += (double)n;
+}
 
 static int by_fn_hitm(const void *a, const void *b)
 {
@@ -233,60 +299,68 @@ static int by_fn_hitm(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Most first, up to MAX_FUNCS, each per run; *nall: how many. Frees fs. */
+static json_t *fns_json(struct fns *fs, size_t *nall)
+{
+	json_t *a = json_array();
+
+	if (fs->n)
+		qsort(fs->f, fs->n, sizeof(*fs->f), by_fn_hitm);
+	for (size_t j = 0; j < fs->n; j++) {
+		if (j < MAX_FUNCS)
+			json_array_append_new(a, json_pack("{s:s, s:f}", "name", fs->f[j].name,
+							   "hitm", fs->f[j].hitm / (double)nruns));
+		free(fs->f[j].name);
+	}
+	free(fs->f);
+	*nall = fs->n;
+	return a;
+}
+
+/* A line's functions: those of every instruction that made a HITM on it
+ * (the plugin's hitpc lines), as perf c2c names a line by the code
+ * touching it. */
 static json_t *functions_json(unsigned size, uint64_t addr, size_t *nall)
 {
-	struct fn_hitm *f = NULL;
-	size_t nf = 0;
-	json_t *a = json_array();
+	struct fns fs = { 0 };
 
 	for (size_t r = 0; r < nruns; r++)
 		for (size_t i = 0; i < runs[r].raw.nhitpcs; i++) {
 			const struct kf_c2c_hitpc *h = &runs[r].raw.hitpcs[i];
-			const struct kf_sym *fn;
-			char *name;
-			size_t j;
 
-			if (h->size != size || h->addr != addr)
-				continue;
-			fn = have_syms ? kf_syms_func(&syms, h->pc) : NULL;
-			name = fn ? kf_xstrdup(fn->name) : kf_xasprintf("0x%" PRIx64, h->pc);
-			for (j = 0; j < nf && strcmp(f[j].name, name) != 0; j++)
-				;
-			if (j == nf) {
-				f = kf_xrealloc(f, (nf + 1) * sizeof(*f));
-				f[nf++] = (struct fn_hitm){ name, 0 };
-			} else {
-				free(name);
-			}
-			f[j].hitm += (double)h->hitm;
+			if (h->size == size && h->addr == addr)
+				fn_add(&fs, h->pc, h->hitm);
 		}
-	if (nf)
-		qsort(f, nf, sizeof(*f), by_fn_hitm);
-	for (size_t j = 0; j < nf; j++) {
-		if (j < MAX_FUNCS)
-			json_array_append_new(a, json_pack("{s:s, s:f}", "name", f[j].name,
-							   "hitm", f[j].hitm / (double)nruns));
-		free(f[j].name);
-	}
-	free(f);
-	*nall = nf;
-	return a;
+	return fns_json(&fs, nall);
 }
 
-/* The lines with HITMs in any run, by median HITMs, the first TOP_LINES
- * of each line size. */
-static json_t *lines_json(void)
+static json_t *names_json(uint64_t addr, unsigned size, int *cpu, size_t *nall)
+{
+	json_t *names = json_array();
+	struct objs o;
+
+	objects(addr, size, &o);
+	for (size_t i = 0; i < o.n && i < MAX_OBJS; i++)
+		json_array_append_new(names, json_string(o.v[i]->name));
+	*cpu = o.cpu;
+	*nall = o.n;
+	return names;
+}
+
+/* Lines of every run with figure rank > 0 in any, by median rank, the
+ * first max of each line size (only: that size). *n gets how many. */
+static struct key *rank_lines(enum linefig rank, unsigned only, size_t *n)
 {
 	struct key *k = NULL;
 	size_t nk = 0;
-	json_t *a = json_array();
-	int kept[KF_C2C_NSIZES] = { 0 };
 
 	for (size_t r = 0; r < nruns; r++)
 		for (size_t i = 0; i < runs[r].raw.nlines; i++) {
 			const struct kf_c2c_line *l = &runs[r].raw.lines[i];
 			size_t j;
 
+			if ((only && l->size != only) || !line_fig(r, l->size, l->addr, rank))
+				continue;
 			for (j = 0; j < nk; j++)
 				if (k[j].size == l->size && k[j].addr == l->addr)
 					break;
@@ -299,44 +373,104 @@ static json_t *lines_json(void)
 		double v[MAX_RUNS] = { 0 };
 
 		for (size_t r = 0; r < nruns; r++)
-			v[r] = line_fig(r, k[j].size, k[j].addr, 0);
-		k[j].hitm = kf_c2c_median(v, nruns);
+			v[r] = line_fig(r, k[j].size, k[j].addr, rank);
+		k[j].rank = kf_c2c_median(v, nruns);
 	}
 	if (nk)
-		qsort(k, nk, sizeof(*k), by_hitm);
-	for (size_t j = 0; j < nk; j++) {
-		int s = k[j].size == 64 ? 0 : 1;
-		double v[4][MAX_RUNS] = { { 0 } };
-		char addr[32], pc[32];
+		qsort(k, nk, sizeof(*k), by_rank);
+	*n = nk;
+	return k;
+}
 
-		if (kept[s]++ >= TOP_LINES)
+/* The lines with HITMs (loads and stores) in any run, by median HITMs,
+ * the first TOP_LINES of each line size. */
+static json_t *lines_json(void)
+{
+	size_t nk;
+	struct key *k = rank_lines(LF_HITM, 0, &nk);
+	json_t *a = json_array();
+	int kept[KF_C2C_NSIZES] = { 0 };
+
+	for (size_t j = 0; j < nk; j++) {
+		char addr[32], pc[32];
+		const struct kf_sym *fn = have_syms ? kf_syms_func(&syms, k[j].pc) : NULL;
+		size_t nfuncs, nobj;
+		int cpu;
+		json_t *o;
+
+		if (kept[k[j].size == 64 ? 0 : 1]++ >= TOP_LINES)
 			continue;
-		for (int w = 0; w < 4; w++)
-			for (size_t r = 0; r < nruns; r++)
-				v[w][r] = line_fig(r, k[j].size, k[j].addr, w);
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, k[j].addr);
 		snprintf(pc, sizeof(pc), "0x%" PRIx64, k[j].pc);
-		struct objs o;
-		const struct kf_sym *fn = have_syms ? kf_syms_func(&syms, k[j].pc) : NULL;
-		json_t *names = json_array();
+		o = json_pack("{s:i, s:s, s:s}", "size", (int)k[j].size, "addr", addr, "pc", pc);
+		for (int w = LF_LOAD_HITM; w <= LF_STORES; w++) {
+			double v[MAX_RUNS] = { 0 };
 
-		size_t nfuncs;
-		json_t *funcs = functions_json(k[j].size, k[j].addr, &nfuncs);
-
-		objects(k[j].addr, k[j].size, &o);
-		for (size_t i = 0; i < o.n && i < MAX_OBJS; i++)
-			json_array_append_new(names, json_string(o.v[i]->name));
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:i}",
-			"size", (int)k[j].size, "addr", addr, "pc", pc,
-			"hitm", figure(v[0]), "hitm_false", figure(v[1]),
-			"invalidations", figure(v[2]), "accesses", figure(v[3]),
-			"objects", names, "nobjects", (int)o.n,
-			"percpu_cpu", o.cpu >= 0 ? json_integer(o.cpu) : json_null(),
-			"function", fn ? json_string(fn->name) : json_null(),
-			"functions", funcs, "nfunctions", (int)nfuncs));
+			for (size_t r = 0; r < nruns; r++)
+				v[r] = line_fig(r, k[j].size, k[j].addr, (enum linefig)w);
+			json_object_set_new(o, linefig_name[w], figure(v));
+		}
+		json_object_set_new(o, "objects", names_json(k[j].addr, k[j].size, &cpu, &nobj));
+		json_object_set_new(o, "nobjects", json_integer((json_int_t)nobj));
+		json_object_set_new(o, "percpu_cpu", cpu >= 0 ? json_integer(cpu) : json_null());
+		json_object_set_new(o, "function", fn ? json_string(fn->name) : json_null());
+		json_object_set_new(o, "functions", functions_json(k[j].size, k[j].addr, &nfuncs));
+		json_object_set_new(o, "nfunctions", json_integer((json_int_t)nfuncs));
+		json_array_append_new(a, o);
 	}
 	free(k);
 	return a;
+}
+
+/*
+ * What the 128-byte line changes over the 64-byte one: HITMs at 128 bytes
+ * that were none at 64 (the other half written by another vCPU), and the
+ * opposite, by loads and stores; the lines with the most of the first, each
+ * with the objects in each half and the functions on each side.
+ */
+static json_t *padding_json(void)
+{
+	size_t nk;
+	struct key *k = rank_lines(LF_ONLY128, 128, &nk);
+	json_t *lines = json_array();
+
+	for (size_t j = 0; j < nk && j < TOP_LINES; j++) {
+		struct fns here = { 0 }, other = { 0 };
+		double v[2][MAX_RUNS] = { { 0 } };
+		char addr[32];
+		size_t n0, n1, nh, no;
+		int cpu0, cpu1;
+		json_t *o;
+
+		for (size_t r = 0; r < nruns; r++) {
+			v[0][r] = line_fig(r, 128, k[j].addr, LF_ONLY128);
+			v[1][r] = line_fig(r, 128, k[j].addr, LF_ONLY64);
+			for (size_t i = 0; i < runs[r].raw.nsides; i++) {
+				const struct kf_c2c_sides *sd = &runs[r].raw.sides[i];
+
+				if (sd->addr != k[j].addr)
+					continue;
+				fn_add(&here, sd->pc, sd->n);
+				fn_add(&other, sd->pc2, sd->n);
+			}
+		}
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, k[j].addr);
+		o = json_pack("{s:s, s:o, s:o}", "addr", addr, "hitm_128_only", figure(v[0]),
+			      "hitm_64_only", figure(v[1]));
+		json_object_set_new(o, "objects_low", names_json(k[j].addr, 64, &cpu0, &n0));
+		json_object_set_new(o, "objects_high", names_json(k[j].addr + 64, 64, &cpu1, &n1));
+		json_object_set_new(o, "percpu_cpu", cpu0 >= 0 ? json_integer(cpu0) : json_null());
+		json_object_set_new(o, "functions", fns_json(&here, &nh));
+		json_object_set_new(o, "functions_other", fns_json(&other, &no));
+		json_array_append_new(lines, o);
+	}
+	free(k);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			 "hitm_128_only_load", RAWFIG(r->only128[0]),
+			 "hitm_128_only_store", RAWFIG(r->only128[1]),
+			 "hitm_64_only_load", RAWFIG(r->only64[0]),
+			 "hitm_64_only_store", RAWFIG(r->only64[1]),
+			 "lines", lines);
 }
 
 static json_t *insns_json(void)
@@ -345,8 +479,9 @@ static json_t *insns_json(void)
 	int ncpu = runs[0].raw.vcpus;
 
 	for (int c = 0; c < ncpu; c++)
-		json_array_append_new(per_cpu, json_pack("{s:o, s:o}",
-			"kernel", RAWFIG(r->win_kernel[c]), "user", RAWFIG(r->win_user[c])));
+		json_array_append_new(per_cpu, json_pack("{s:o, s:o, s:o, s:o}",
+			"kernel", RAWFIG(r->win_kernel[c]), "user", RAWFIG(r->win_user[c]),
+			"loads", RAWFIG(r->win_loads[c]), "stores", RAWFIG(r->win_stores[c])));
 	return json_pack("{s:o, s:o, s:o}",
 			 "kernel", RAWFIG(sum(r->win_kernel, r->vcpus)),
 			 "user", RAWFIG(sum(r->win_user, r->vcpus)),
@@ -427,15 +562,16 @@ static void summary(int argc, char **argv)
 		struct kf_c2c_rec c;
 
 		kf_c2c_rec_read(&c, argv[i], KF_MUST, "run make c2c again");
-		printf("  C2C     %s %s on %s: HITM/iter 64B %.4g (false %.4g), 128B %.4g "
-		       "(false %.4g, on lines of 2+ objects %.4g, spread %.0f%%); "
-		       "insns/iter kernel %.0f user %.1f\n",
+		printf("  C2C     %s %s on %s (tcg %s), per iteration: load HITMs 64B %.4g "
+		       "(false %.4g), 128B %.4g (false %.4g, spread %.0f%%); HITMs at 128B only "
+		       "%.4g, at 64B only %.4g; insns kernel %.0f user %.1f\n",
 		       c.h.flavour ? c.h.flavour : "?", c.workload ? c.workload : "?",
-		       c.cpu ? c.cpu : "?", c.size64.hitm.per_iteration,
-		       c.size64.hitm_false.per_iteration, c.size128.hitm.per_iteration,
-		       c.size128.hitm_false.per_iteration, c.size128.hitm_multi_object.per_iteration,
-		       100 * c.size128.hitm.spread, c.insns_kernel.per_iteration,
-		       c.insns_user.per_iteration);
+		       c.cpu ? c.cpu : "?", c.tcg ? c.tcg : "?", c.size64.load_hitm.per_iteration,
+		       c.size64.load_hitm_false.per_iteration, c.size128.load_hitm.per_iteration,
+		       c.size128.load_hitm_false.per_iteration, 100 * c.size128.load_hitm.spread,
+		       c.only128_load.per_iteration + c.only128_store.per_iteration,
+		       c.only64_load.per_iteration + c.only64_store.per_iteration,
+		       c.insns_kernel.per_iteration, c.insns_user.per_iteration);
 		kf_c2c_rec_free(&c);
 	}
 }
@@ -492,10 +628,11 @@ int main(int argc, char **argv)
 	for (size_t i = 1; i < nruns; i++)
 		if (runs[i].raw.vcpus != runs[0].raw.vcpus ||
 		    runs[i].raw.count_kernel != runs[0].raw.count_kernel ||
+		    runs[i].raw.tcg_multi != runs[0].raw.tcg_multi ||
 		    !same_str(runs[i].boot.cpu_string, runs[0].boot.cpu_string) ||
 		    !same_str(qemu_opt(&runs[i].boot, "-m"), qemu_opt(&runs[0].boot, "-m")) ||
 		    !same_str(qemu_opt(&runs[i].boot, "-smp"), qemu_opt(&runs[0].boot, "-smp")))
-			kf_die(2, "%s: another machine or count= than %s; run make c2c again",
+			kf_die(2, "%s: another machine, count= or TCG mode than %s; run make c2c again",
 			       runs[i].path, runs[0].path);
 
 	if (vmlinux)
@@ -508,6 +645,7 @@ int main(int argc, char **argv)
 			    json_string(runs[0].boot.qemu_version) : json_null());
 	json_object_set_new(rec, "workload", json_string(workload));
 	json_object_set_new(rec, "count", json_string(runs[0].raw.count_kernel ? "kernel" : "user"));
+	json_object_set_new(rec, "tcg", json_string(runs[0].raw.tcg_multi ? "multi" : "single"));
 	json_object_set_new(rec, "vcpus", json_integer(runs[0].raw.vcpus));
 	mem = qemu_opt(&runs[0].boot, "-m");
 	smp = qemu_opt(&runs[0].boot, "-smp");
@@ -533,6 +671,7 @@ int main(int argc, char **argv)
 	}
 	json_object_set_new(rec, "whole_run", whole);
 	json_object_set_new(rec, "attribution", attribution_json(vmlinux));
+	json_object_set_new(rec, "padding", padding_json());
 	json_object_set_new(rec, "lines", lines_json());
 	run_paths = json_array();
 	for (size_t i = 0; i < nruns; i++)

@@ -7,6 +7,7 @@
 #include "kf.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -431,20 +432,71 @@ static void read_fig(struct kf_c2c_fig *f, const json_t *o)
 
 static void read_sizefigs(struct kf_c2c_sizefigs *s, const json_t *o)
 {
-	read_fig(&s->accesses, json_object_get(o, "accesses"));
-	read_fig(&s->stores, json_object_get(o, "stores"));
-	read_fig(&s->hitm, json_object_get(o, "hitm"));
-	read_fig(&s->hitm_true, json_object_get(o, "hitm_true"));
-	read_fig(&s->hitm_false, json_object_get(o, "hitm_false"));
-	read_fig(&s->invalidations, json_object_get(o, "invalidations"));
-	read_fig(&s->hitm_multi_object, json_object_get(o, "hitm_multi_object"));
+	static const struct { const char *key; size_t off; } f[] = {
+#define F(x) { #x, offsetof(struct kf_c2c_sizefigs, x) }
+		F(loads), F(load_miss), F(load_hitm), F(load_hitm_true), F(load_hitm_false),
+		F(stores), F(store_miss), F(store_hitm), F(store_hitm_false), F(invalidations),
+		F(rmw), F(lines),
+#undef F
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		read_fig((struct kf_c2c_fig *)((char *)s + f[i].off), json_object_get(o, f[i].key));
+}
+
+/* A "functions" array: name and HITMs per run each. */
+static struct kf_c2c_recfn *read_fns(const json_t *a, size_t *n)
+{
+	struct kf_c2c_recfn *fs = NULL;
+	const json_t *fv;
+	size_t k;
+
+	*n = 0;
+	json_array_foreach(a, k, fv) {
+		char *name = str(fv, "name");
+
+		if (!name)
+			continue;
+		fs = kf_xrealloc(fs, (*n + 1) * sizeof(*fs));
+		fs[(*n)++] = (struct kf_c2c_recfn){ name, kf_json_num(fv, "hitm") };
+	}
+	return fs;
+}
+
+static void read_padding(struct kf_c2c_rec *c, const json_t *p)
+{
+	const json_t *v;
+	size_t i;
+
+	read_fig(&c->only128_load, json_object_get(p, "hitm_128_only_load"));
+	read_fig(&c->only128_store, json_object_get(p, "hitm_128_only_store"));
+	read_fig(&c->only64_load, json_object_get(p, "hitm_64_only_load"));
+	read_fig(&c->only64_store, json_object_get(p, "hitm_64_only_store"));
+	json_array_foreach(json_object_get(p, "lines"), i, v) {
+		struct kf_c2c_padline *l;
+
+		if (!json_is_object(v))
+			continue;
+		c->padlines = kf_xrealloc(c->padlines, (c->npadlines + 1) * sizeof(*c->padlines));
+		l = &c->padlines[c->npadlines++];
+		memset(l, 0, sizeof(*l));
+		l->addr = str(v, "addr");
+		read_fig(&l->hitm_128_only, json_object_get(v, "hitm_128_only"));
+		read_fig(&l->hitm_64_only, json_object_get(v, "hitm_64_only"));
+		l->objects_low = strs(v, "objects_low", &l->nobjects_low);
+		l->objects_high = strs(v, "objects_high", &l->nobjects_high);
+		l->percpu_cpu = kf_json_int(v, "percpu_cpu");
+		l->functions = read_fns(json_object_get(v, "functions"), &l->nfunctions);
+		l->functions_other = read_fns(json_object_get(v, "functions_other"),
+					      &l->nfunctions_other);
+	}
 }
 
 int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 		    const char *fix)
 {
-	const json_t *figs, *insns, *whole, *v, *fv;
-	size_t i, k;
+	const json_t *figs, *insns, *whole, *v;
+	size_t i;
 	json_t *j;
 
 	memset(c, 0, sizeof(*c));
@@ -452,6 +504,7 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	/* From no object: every figure NAN. */
 	read_sizefigs(&c->size64, NULL);
 	read_sizefigs(&c->size128, NULL);
+	read_padding(c, NULL);
 	read_fig(&c->insns_kernel, NULL);
 	read_fig(&c->insns_user, NULL);
 	read_fig(&c->whole_insns, NULL);
@@ -466,16 +519,18 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	c->qemu_version = str(j, "qemu_version");
 	c->workload = str(j, "workload");
 	c->count = str(j, "count");
+	c->tcg = str(j, "tcg");
 	c->unit = str(j, "unit");
 	c->memory = str(j, "memory");
 	c->smp = kf_json_int(j, "smp");
-	c->percpu_base = str(json_object_get(j, "attribution"), "percpu_base");
+	c->kernel_text_phys = str(json_object_get(j, "attribution"), "kernel_text_phys");
 	c->vcpus = kf_json_int(j, "vcpus");
 	c->iterations = kf_json_int(j, "iterations");
 	c->runs = kf_json_int(j, "runs");
 	figs = json_object_get(j, "figures");
 	read_sizefigs(&c->size64, json_object_get(figs, "64"));
 	read_sizefigs(&c->size128, json_object_get(figs, "128"));
+	read_padding(c, json_object_get(j, "padding"));
 	insns = json_object_get(j, "insns");
 	read_fig(&c->insns_kernel, json_object_get(insns, "kernel"));
 	read_fig(&c->insns_user, json_object_get(insns, "user"));
@@ -495,28 +550,28 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 		l->size = kf_json_int(v, "size");
 		l->addr = str(v, "addr");
 		l->pc = str(v, "pc");
-		read_fig(&l->hitm, json_object_get(v, "hitm"));
-		read_fig(&l->hitm_false, json_object_get(v, "hitm_false"));
+		read_fig(&l->load_hitm, json_object_get(v, "load_hitm"));
+		read_fig(&l->load_hitm_false, json_object_get(v, "load_hitm_false"));
+		read_fig(&l->store_hitm, json_object_get(v, "store_hitm"));
 		read_fig(&l->invalidations, json_object_get(v, "invalidations"));
-		read_fig(&l->accesses, json_object_get(v, "accesses"));
+		read_fig(&l->loads, json_object_get(v, "loads"));
+		read_fig(&l->stores, json_object_get(v, "stores"));
 		l->objects = strs(v, "objects", &l->nobjects_kept);
 		l->nobjects = kf_json_int(v, "nobjects");
 		l->percpu_cpu = kf_json_int(v, "percpu_cpu");
 		l->function = str(v, "function");
 		l->nfunctions = kf_json_int(v, "nfunctions");
-		json_array_foreach(json_object_get(v, "functions"), k, fv) {
-			char *name = str(fv, "name");
-
-			if (!name)
-				continue;
-			l->functions = kf_xrealloc(l->functions,
-						   (l->nfunctions_kept + 1) * sizeof(*l->functions));
-			l->functions[l->nfunctions_kept++] =
-				(struct kf_c2c_recfn){ name, kf_json_num(fv, "hitm") };
-		}
+		l->functions = read_fns(json_object_get(v, "functions"), &l->nfunctions_kept);
 	}
 	json_decref(j);
 	return 0;
+}
+
+static void free_fns(struct kf_c2c_recfn *f, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(f[k].name);
+	free(f);
 }
 
 void kf_c2c_rec_free(struct kf_c2c_rec *c)
@@ -527,18 +582,27 @@ void kf_c2c_rec_free(struct kf_c2c_rec *c)
 	free(c->qemu_version);
 	free(c->workload);
 	free(c->count);
+	free(c->tcg);
 	free(c->unit);
 	free(c->memory);
-	free(c->percpu_base);
+	free(c->kernel_text_phys);
 	for (size_t i = 0; i < c->nlines; i++) {
 		free(c->lines[i].addr);
 		free(c->lines[i].pc);
 		free_strs(c->lines[i].objects, c->lines[i].nobjects_kept);
 		free(c->lines[i].function);
-		for (size_t k = 0; k < c->lines[i].nfunctions_kept; k++)
-			free(c->lines[i].functions[k].name);
-		free(c->lines[i].functions);
+		free_fns(c->lines[i].functions, c->lines[i].nfunctions_kept);
 	}
 	free(c->lines);
+	for (size_t i = 0; i < c->npadlines; i++) {
+		struct kf_c2c_padline *l = &c->padlines[i];
+
+		free(l->addr);
+		free_strs(l->objects_low, l->nobjects_low);
+		free_strs(l->objects_high, l->nobjects_high);
+		free_fns(l->functions, l->nfunctions);
+		free_fns(l->functions_other, l->nfunctions_other);
+	}
+	free(c->padlines);
 	memset(c, 0, sizeof(*c));
 }

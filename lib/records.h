@@ -194,10 +194,13 @@ struct kf_c2c_fig {
 	double median, min, max, spread, per_iteration;
 };
 
-/* The figures of one line size ("figures": "64", "128"). */
+/* The figures of one line size ("figures": "64", "128"), in perf c2c's
+ * terms (docs/c2c.md): load HITMs and stores to a modified line apart. */
 struct kf_c2c_sizefigs {
-	struct kf_c2c_fig accesses, stores, hitm, hitm_true, hitm_false, invalidations;
-	struct kf_c2c_fig hitm_multi_object;	/* on lines of two objects or more */
+	struct kf_c2c_fig loads, load_miss, load_hitm, load_hitm_true, load_hitm_false;
+	struct kf_c2c_fig stores, store_miss, store_hitm, store_hitm_false;
+	struct kf_c2c_fig invalidations, rmw;
+	struct kf_c2c_fig lines;		/* distinct lines touched */
 };
 
 struct kf_c2c_recfn {
@@ -208,7 +211,7 @@ struct kf_c2c_recfn {
 struct kf_c2c_recline {
 	long long size;			/* 64 or 128, -1 missing */
 	char *addr, *pc;		/* "0x..." */
-	struct kf_c2c_fig hitm, hitm_false, invalidations, accesses;
+	struct kf_c2c_fig load_hitm, load_hitm_false, store_hitm, invalidations, loads, stores;
 	char **objects;			/* kernel objects in the line */
 	size_t nobjects_kept;
 	long long nobjects;		/* all of them, -1 missing */
@@ -219,18 +222,34 @@ struct kf_c2c_recline {
 	long long nfunctions;		/* all of them, -1 missing */
 };
 
+/* A 128-byte line with HITMs at 128 bytes only ("padding": "lines"). */
+struct kf_c2c_padline {
+	char *addr;
+	struct kf_c2c_fig hitm_128_only, hitm_64_only;
+	char **objects_low, **objects_high;	/* in each 64-byte half */
+	size_t nobjects_low, nobjects_high;
+	long long percpu_cpu;
+	struct kf_c2c_recfn *functions, *functions_other;	/* this side, the other */
+	size_t nfunctions, nfunctions_other;
+};
+
 struct kf_c2c_rec {
 	struct kf_rec_head h;
 	char *cpu, *cpu_string, *qemu_version, *workload, *count, *unit;
+	char *tcg;			/* "single" or "multi" */
 	char *memory;			/* QEMU's -m of the runs */
 	long long smp;			/* QEMU's -smp of the runs; -1: missing */
-	char *percpu_base;		/* "0x...", NULL: not inferred */
+	char *kernel_text_phys;		/* "0x...", NULL: lines not attributed */
 	long long vcpus, iterations, runs;
 	struct kf_c2c_sizefigs size64, size128;
+	/* HITMs at 128 bytes that were none at 64, and the opposite. */
+	struct kf_c2c_fig only128_load, only128_store, only64_load, only64_store;
 	struct kf_c2c_fig insns_kernel, insns_user;
 	struct kf_c2c_fig whole_insns, whole_accesses, whole_io, wall_seconds;
 	struct kf_c2c_recline *lines;	/* in the record's order: most HITMs first */
 	size_t nlines;
+	struct kf_c2c_padline *padlines;	/* most HITMs at 128 only first */
+	size_t npadlines;
 };
 
 int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,

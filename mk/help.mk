@@ -4,6 +4,9 @@
 list: $(flavours_mk)
 	@$(tools)/config-flavours --list $(kver)
 
+# build/farm.sh holds farm_net's one default; read for help only.
+farm_net_default = $(if $(filter help,$(MAKECMDGOALS)),$(shell sed -n 's/^farm_net_default=//p' build/farm.sh))
+
 define help_text
 kflavour - pick, build, boot and compare x86-64 kernel flavours
 
@@ -24,11 +27,12 @@ Pipeline (each target runs the stages before it):
   make report-only      the report from what out/ has now, running no stage
   make report-png       screenshot of report.html (headless Chromium)
   make initramfs        the guest init packed for QEMU
-  make c2c              cache-line contention (HITMs, false sharing at 64 and 128
-                        bytes) and instructions of a workload, measured by a TCG
-                        plugin; runs=N (5) on one machine (cpu=, default nocona),
-                        workload=pipe|futex|fault|calib-8|calib-64|calib-128|calib-same,
-                        crosscheck=1 loads QEMU's insn and mem plugins too (docs/c2c.md)
+  make c2c              cache-line contention in perf c2c's terms (load HITMs, stores,
+                        HITMs at 128 bytes only and at 64 only) and instructions of a
+                        workload, measured by a TCG plugin; runs=N (5) on one machine
+                        (cpu=, default nocona), tcg=multi|single (multi: both vCPUs at
+                        once), workload=pipe|futex|fault|calib-8|calib-64|calib-128|calib-same,
+                        crosscheck=1 loads QEMU's insn plugin per vCPU too (slow; docs/c2c.md)
   make c2c-plugins      the TCG plugins, built against Debian's qemu source package
 
 Configs:
@@ -87,6 +91,9 @@ Variables:
                         out/kconfig-probes; empty: every parse probes)
   V=1                   host tools' whole gcc commands, not "  HOSTCC  name" lines
   DISTCC_HOSTS=...      compile on these distcc hosts (check them: make farm-check)
+  farm_net=RANGE        build/farm.sh's addresses (a /30 per server; default
+                        $(farm_net_default)): refused when any interface or route
+                        of this machine is on it (docs/build.md)
   DISTCC_IO_TIMEOUT=S   seconds a host may stay silent before its compile is
                         redone here (default 60); DISTCC_BACKOFF_PERIOD=S how
                         long a failed host is then avoided (default 120)

@@ -623,8 +623,9 @@ static void log_diffs(struct strbuf *sb, const struct report *r)
 }
 
 /* "Cache-line contention (emulated)": the c2c rows (report/c2c.c) per
- * flavour, a chart of HITMs on 128-byte lines of 2+ objects, and the
- * lines holding 2+ objects. Nothing without a c2c record. */
+ * flavour, the verdict in words, a chart of load HITMs at 128 bytes only,
+ * and the lines with HITMs at 128 bytes only, both sides named. Nothing
+ * without a c2c record. */
 static void c2c_section(struct strbuf *sb, const struct report *r)
 {
 	const struct kf_c2c_rec *first = NULL;
@@ -647,20 +648,25 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 		sb_esc(sb, first->memory);
 		sb_addf(sb, "</code>, <code>-smp %lld", first->smp);
 	}
+	sb_addf(sb, "</code>, TCG <code>%s", first->tcg ? first->tcg : "?");
 	sb_add(sb, "</code>) for every flavour: per ");
 	sb_esc(sb, first->unit ? first->unit : "iteration");
 	sb_add(sb, ", the median of the runs and its spread; <b>*</b> where a flavour differs "
-		   "from the first by more than both spreads. A HITM is an access to a line "
-		   "another vCPU holds modified; false sharing when the bytes touched do not "
-		   "overlap what it wrote. No eviction, no prefetch, no timing "
-		   "(docs/c2c.md).</p><table class=\"runtime\"><tr><th></th>");
+		   "from the first by more than both spreads. A load HITM is a load of a line "
+		   "another vCPU holds modified (perf c2c's HITM), a store HITM a store to one; "
+		   "false sharing when the bytes touched do not overlap what it wrote. The first "
+		   "rows are what a 128-byte line changes: HITMs at 128 bytes that a 64-byte line "
+		   "would not make (the other half was written by the other vCPU), and the "
+		   "opposite. No eviction, no prefetch, no timing (docs/c2c.md).</p>"
+		   "<table class=\"runtime\"><tr><th></th>");
 	for (size_t i = 0; i < r->nfl; i++) {
 		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
 		sb_wrap(sb, "", r->fl[i].name, "</th>");
 	}
 	sb_add(sb, "</tr>\n");
 	for (int id = 0; id < C2C_NR; id++) {
-		sb_wrap(sb, "<tr><td>", c2c_row_label((enum c2c_row)id), "</td>");
+		sb_wrap(sb, id < C2C_HEADLINE_ROWS ? "<tr><td><b>" : "<tr><td>",
+			c2c_row_label((enum c2c_row)id), id < C2C_HEADLINE_ROWS ? "</b></td>" : "</td>");
 		for (size_t i = 0; i < r->nfl; i++) {
 			const struct kf_c2c_fig *g;
 
@@ -670,60 +676,68 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 			}
 			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
 			c2c_fmt(num, sizeof(num), g->per_iteration);
-			sb_addf(sb, "<td>%s <small>(%.0f%%)</small>%s</td>", num, 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " <b>*</b>" : "");
+			sb_addf(sb, "<td>%s <small>(%.0f%%)</small>%s</td>", num, 100 * g->spread,
+				c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " <b>*</b>" : "");
 		}
 		sb_add(sb, "</tr>\n");
 	}
 	sb_add(sb, "</table>");
+	{
+		struct strbuf w = { 0 };
+
+		c2c_words(&w, r);
+		sb_wrap(sb, "<p class=\"verdict\">", w.s ? w.s : "", "</p>");
+		free(w.s);
+	}
 	bars = kf_xmalloc(r->nfl * sizeof(*bars));
 	txt = kf_xmalloc(r->nfl * sizeof(*txt));
 	for (size_t i = 0; i < r->nfl; i++) {
-		double v = r->fl[i].has_c2c ? r->fl[i].c2c.size128.hitm_multi_object.per_iteration : -1;
+		double v = r->fl[i].has_c2c ? r->fl[i].c2c.only128_load.per_iteration : -1;
 
 		snprintf(txt[i], sizeof(txt[i]), "%.4g", v);
 		bars[i] = (struct bar){ r->fl[i].name, NULL, v, v >= 0 ? txt[i] : NULL, colour_of(i) };
 	}
-	sb_add(sb, "<div class=\"chart\"><h3>HITMs on 128-byte lines of 2+ objects</h3>");
-	svg_bars(sb, "HITMs on 128-byte lines of 2+ objects, per iteration", bars, r->nfl, "no record");
+	sb_add(sb, "<div class=\"chart\"><h3>Load HITMs at 128 bytes only</h3>");
+	svg_bars(sb, "Load HITMs at 128 bytes only, per iteration", bars, r->nfl, "no record");
 	sb_add(sb, "</div>");
 	free(bars);
 	free(txt);
 	for (size_t i = 0; i < r->nfl; i++) {
-		const struct kf_c2c_recline *l[10];
-		size_t n;
+		const struct kf_c2c_rec *c = &r->fl[i].c2c;
 
 		if (!r->fl[i].has_c2c)
 			continue;
-		n = c2c_shared_lines(&r->fl[i].c2c, l, 10);
 		sb_wrap(sb, "<h3>", r->fl[i].name, "");
-		sb_addf(sb, ": %zu 128-byte line%s of 2+ objects with HITMs</h3>", n, n == 1 ? "" : "s");
-		if (!n)
+		sb_addf(sb, ": %zu 128-byte line%s with HITMs at 128 bytes only</h3>", c->npadlines,
+			c->npadlines == 1 ? "" : "s");
+		if (!c->npadlines)
 			continue;
-		sb_add(sb, "<table class=\"runtime\"><tr><th>line</th><th>HITMs</th><th>objects</th>"
-			   "<th>per-CPU unit</th><th>HITMs in (per run)</th></tr>\n");
-		for (size_t k = 0; k < n && k < 10; k++) {
-			sb_wrap(sb, "<tr><td><code>", l[k]->addr ? l[k]->addr : "?", "</code></td>");
-			sb_addf(sb, "<td>%.0f</td><td>", l[k]->hitm.median);
-			for (size_t o = 0; o < l[k]->nobjects_kept; o++)
-				sb_wrap(sb, o ? " + <code>" : "<code>", l[k]->objects[o], "</code>");
-			if (l[k]->percpu_cpu >= 0)
-				sb_addf(sb, "</td><td>CPU %lld</td>", l[k]->percpu_cpu);
+		sb_add(sb, "<table class=\"runtime\"><tr><th>line</th><th>HITMs at 128 only</th>"
+			   "<th>first 64 bytes</th><th>second 64 bytes</th><th>per-CPU unit</th>"
+			   "<th>HITMs in (per run)</th><th>against the other half's store in</th></tr>\n");
+		for (size_t k = 0; k < c->npadlines && k < 10; k++) {
+			const struct kf_c2c_padline *l = &c->padlines[k];
+
+			sb_wrap(sb, "<tr><td><code>", l->addr ? l->addr : "?", "</code></td>");
+			sb_addf(sb, "<td>%.0f</td><td>", l->hitm_128_only.median);
+			for (size_t o = 0; o < l->nobjects_low; o++)
+				sb_wrap(sb, o ? " + <code>" : "<code>", l->objects_low[o], "</code>");
+			sb_add(sb, "</td><td>");
+			for (size_t o = 0; o < l->nobjects_high; o++)
+				sb_wrap(sb, o ? " + <code>" : "<code>", l->objects_high[o], "</code>");
+			if (l->percpu_cpu >= 0)
+				sb_addf(sb, "</td><td>CPU %lld</td><td>", l->percpu_cpu);
 			else
-				sb_add(sb, "</td><td>static</td>");
-			/* every function that made HITMs on it, as perf c2c lists
-			 * them; records of before 2026-12-06: the last HITM's */
-			if (!l[k]->nfunctions_kept) {
-				sb_wrap(sb, "<td><code>", l[k]->function ? l[k]->function : "?",
-					"</code> (last)</td></tr>\n");
-				continue;
+				sb_add(sb, "</td><td>static</td><td>");
+			for (size_t fi = 0; fi < l->nfunctions; fi++) {
+				sb_wrap(sb, fi ? ", <code>" : "<code>", l->functions[fi].name, "</code>");
+				sb_addf(sb, " %.0f", l->functions[fi].hitm);
 			}
-			sb_add(sb, "<td>");
-			for (size_t fi = 0; fi < l[k]->nfunctions_kept; fi++) {
-				sb_wrap(sb, fi ? ", <code>" : "<code>", l[k]->functions[fi].name, "</code>");
-				sb_addf(sb, " %.0f", l[k]->functions[fi].hitm);
+			sb_add(sb, "</td><td>");
+			for (size_t fi = 0; fi < l->nfunctions_other; fi++) {
+				sb_wrap(sb, fi ? ", <code>" : "<code>", l->functions_other[fi].name, "</code>");
+				sb_addf(sb, " %.0f", l->functions_other[fi].hitm);
 			}
-			if (l[k]->nfunctions > (long long)l[k]->nfunctions_kept)
-				sb_addf(sb, ", %lld more", l[k]->nfunctions - (long long)l[k]->nfunctions_kept);
 			sb_add(sb, "</td></tr>\n");
 		}
 		sb_add(sb, "</table>");

@@ -160,21 +160,23 @@ static json_t *fig_obj(const struct kf_c2c_fig *g)
 			 "median", jnum_or_null(g->median), "spread", jnum_or_null(g->spread));
 }
 
-/* The c2c rows (report/c2c.c) and the 128-byte lines of 2+ objects (the
- * caller leaves the key out without a c2c record: report.json of a make
- * without make c2c stays as it was). */
+static json_t *fns_arr(const struct kf_c2c_recfn *f, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o}", "name", jtext(f[i].name),
+						   "hitm", jnum_or_null(f[i].hitm)));
+	return a;
+}
+
+/* The c2c rows (report/c2c.c) and the 128-byte lines with HITMs at 128
+ * bytes only (the caller leaves the key out without a c2c record:
+ * report.json of a make without make c2c stays as it was). */
 static json_t *c2c_obj(const struct flavour *f)
 {
-	static const char *const keys[C2C_NR] = {
-		"hitm_128", "hitm_false_128", "hitm_multi_object_128",
-		"hitm_64", "hitm_false_64", "hitm_multi_object_64",
-		"insns_kernel", "insns_user",
-	};
-	const struct kf_c2c_recline *l[10];
-	json_t *o, *lines;
-	size_t n;
+	json_t *o, *lines = json_array();
 
-	lines = json_array();
 	o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "workload", jstr_or_null(f->c2c.workload),
 		      "cpu", jstr_or_null(f->c2c.cpu), "unit", jstr_or_null(f->c2c.unit),
 		      "runs", jint_or_null(f->c2c.runs), "record", jstr_or_null(f->c2c.h.path));
@@ -182,23 +184,23 @@ static json_t *c2c_obj(const struct flavour *f)
 	json_object_set_new(o, "cpu_string", jstr_or_null(f->c2c.cpu_string));
 	json_object_set_new(o, "memory", jstr_or_null(f->c2c.memory));
 	json_object_set_new(o, "smp", jint_or_null(f->c2c.smp));
+	json_object_set_new(o, "tcg", jstr_or_null(f->c2c.tcg));
 	for (int id = 0; id < C2C_NR; id++)
-		json_object_set_new(o, keys[id], fig_obj(c2c_row_fig(&f->c2c, (enum c2c_row)id)));
-	n = c2c_shared_lines(&f->c2c, l, 10);
-	for (size_t k = 0; k < n && k < 10; k++) {
-		json_t *fns = json_array();
+		json_object_set_new(o, c2c_row_key((enum c2c_row)id),
+				    fig_obj(c2c_row_fig(&f->c2c, (enum c2c_row)id)));
+	for (size_t k = 0; k < f->c2c.npadlines && k < 10; k++) {
+		const struct kf_c2c_padline *l = &f->c2c.padlines[k];
 
-		for (size_t fi = 0; fi < l[k]->nfunctions_kept; fi++)
-			json_array_append_new(fns, json_pack("{s:o, s:o}",
-				"name", jtext(l[k]->functions[fi].name),
-				"hitm", jnum_or_null(l[k]->functions[fi].hitm)));
-		json_array_append_new(lines, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
-			"addr", jstr_or_null(l[k]->addr), "hitm", jnum_or_null(l[k]->hitm.median),
-			"objects", jstr_array(l[k]->objects, l[k]->nobjects_kept),
-			"percpu_cpu", l[k]->percpu_cpu >= 0 ? json_integer(l[k]->percpu_cpu) : json_null(),
-			"function", jstr_or_null(l[k]->function), "functions", fns));
+		json_array_append_new(lines, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"addr", jstr_or_null(l->addr),
+			"hitm_128_only", jnum_or_null(l->hitm_128_only.median),
+			"objects_low", jstr_array(l->objects_low, l->nobjects_low),
+			"objects_high", jstr_array(l->objects_high, l->nobjects_high),
+			"percpu_cpu", l->percpu_cpu >= 0 ? json_integer(l->percpu_cpu) : json_null(),
+			"functions", fns_arr(l->functions, l->nfunctions),
+			"functions_other", fns_arr(l->functions_other, l->nfunctions_other)));
 	}
-	json_object_set_new(o, "shared_lines_128", lines);
+	json_object_set_new(o, "lines_128_only", lines);
 	return o;
 }
 
@@ -290,6 +292,16 @@ int json_write(const struct report *r, const char *path)
 	for (size_t i = 0; i < r->nfl; i++)
 		json_array_append_new(fl, flavour_obj(&r->fl[i]));
 	json_object_set_new(root, "flavours", fl);
+	{
+		/* The c2c section's verdict in words (report/c2c.c); left
+		 * out without a c2c record, as the section is. */
+		struct strbuf w = { 0 };
+
+		c2c_words(&w, r);
+		if (w.s)
+			json_object_set_new(root, "c2c_verdict", json_string(w.s));
+		free(w.s);
+	}
 	json_object_set_new(root, "config_diff", config_diff_arr(r));
 	json_object_set_new(root, "log_diffs", log_diffs_arr(r));
 	rc = kf_record_write(root, path);

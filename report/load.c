@@ -343,15 +343,16 @@ static void c2c_one_machine(struct report *r)
 		}
 		a = &first->c2c;
 		if (same(a->cpu, b->cpu) && same(a->cpu_string, b->cpu_string) &&
-		    same(a->memory, b->memory) && a->smp == b->smp && same(a->workload, b->workload))
+		    same(a->memory, b->memory) && a->smp == b->smp && same(a->workload, b->workload) &&
+		    same(a->tcg, b->tcg))
 			continue;
-		kf_warn("%s: another machine or workload (%s, -m %s, -smp %lld, %s) than %s (%s, "
-			"-m %s, -smp %lld, %s); left out of the c2c comparison. Run make c2c "
-			"flavour=\"%s %s\" to run both on one machine", b->h.path,
+		kf_warn("%s: another machine, workload or TCG mode (%s, -m %s, -smp %lld, %s, tcg %s) "
+			"than %s (%s, -m %s, -smp %lld, %s, tcg %s); left out of the c2c comparison. "
+			"Run make c2c flavour=\"%s %s\" to run both on one machine", b->h.path,
 			b->cpu ? b->cpu : "?", b->memory ? b->memory : "?", b->smp,
-			b->workload ? b->workload : "?", a->h.path, a->cpu ? a->cpu : "?",
-			a->memory ? a->memory : "?", a->smp, a->workload ? a->workload : "?",
-			first->name, f->name);
+			b->workload ? b->workload : "?", b->tcg ? b->tcg : "?", a->h.path,
+			a->cpu ? a->cpu : "?", a->memory ? a->memory : "?", a->smp,
+			a->workload ? a->workload : "?", a->tcg ? a->tcg : "?", first->name, f->name);
 		kf_c2c_rec_free(&f->c2c);
 		f->has_c2c = 0;
 	}

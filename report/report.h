@@ -294,23 +294,26 @@ const char *line_verdict_for(long kernel_bytes, long cpu_bytes);
 /* ---- c2c.c: the "Cache-line contention (emulated)" rows ---------------- */
 
 enum c2c_row {
-	C2C_HITM128, C2C_FALSE128, C2C_MULTI128, C2C_HITM64, C2C_FALSE64, C2C_MULTI64,
-	C2C_INSN_KERNEL, C2C_INSN_USER, C2C_NR
+	C2C_ONLY128_LOAD, C2C_ONLY128_STORE, C2C_ONLY64_LOAD, C2C_ONLY64_STORE,
+	C2C_LOAD128, C2C_FALSE128, C2C_STORE128, C2C_LOAD64, C2C_FALSE64, C2C_STORE64,
+	C2C_LINES128, C2C_LINES64, C2C_INSN_KERNEL, C2C_INSN_USER, C2C_NR
 };
-/* The row's label; its figure of a record. */
+/* The first four rows are the headline: what the 128-byte line changes. */
+#define C2C_HEADLINE_ROWS 4
+/* The row's label, its report.json key; its figure of a record. */
 const char *c2c_row_label(enum c2c_row id);
+const char *c2c_row_key(enum c2c_row id);
 const struct kf_c2c_fig *c2c_row_fig(const struct kf_c2c_rec *c, enum c2c_row id);
 /* Whether row id of two records differs by more than its spread: |a - b|
  * exceeds both max - min ranges; never with fewer than 2 runs a record
  * (no spread to judge by). */
 int c2c_differs(const struct kf_c2c_rec *a, const struct kf_c2c_rec *b, enum c2c_row id);
+/* The section's verdict in words: each row that differs from the first
+ * flavour's beyond both spreads, or that none does. */
+void c2c_words(struct strbuf *sb, const struct report *r);
 /* A figure per iteration as the table and the HTML show it: whole numbers
  * from 1000 up, 4 significant digits below. */
 void c2c_fmt(char *buf, size_t len, double v);
-/* Up to max 128-byte lines of c holding two objects or more, most HITMs
- * first; how many there are. */
-size_t c2c_shared_lines(const struct kf_c2c_rec *c, const struct kf_c2c_recline **out,
-			size_t max);
 
 /* ---- compare.c ----------------------------------------------------------- */
 

@@ -321,12 +321,37 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	}
 }
 
+/* A 128-byte line with HITMs at 128 bytes only, on one line cut to the
+ * table's width: its HITMs per run, the objects in each half, the
+ * functions on each side. */
+static void pad_line(FILE *f, const struct kf_c2c_padline *l, int width)
+{
+	struct strbuf sb = { 0 };
+
+	sb_addf(&sb, "  %.0f on ", l->hitm_128_only.median);
+	for (size_t o = 0; o < l->nobjects_low; o++)
+		sb_addf(&sb, "%s%s", o ? "+" : "", l->objects_low[o]);
+	sb_add(&sb, l->nobjects_low ? " | " : "(no object) | ");
+	for (size_t o = 0; o < l->nobjects_high; o++)
+		sb_addf(&sb, "%s%s", o ? "+" : "", l->objects_high[o]);
+	if (!l->nobjects_high)
+		sb_add(&sb, "(no object)");
+	if (l->percpu_cpu >= 0)
+		sb_addf(&sb, " (CPU %lld)", l->percpu_cpu);
+	if (l->nfunctions && l->nfunctions_other)
+		sb_addf(&sb, ": %s against %s", l->functions[0].name, l->functions_other[0].name);
+	fprintf(f, "%.*s\n", width, sb.s);
+	free(sb.s);
+}
+
 /* "Cache-line contention (emulated)": per flavour, each row's median per
  * iteration and spread; "*" where it differs from the first flavour's by
- * more than both spreads; then the 128-byte lines holding 2+ objects. */
+ * more than both spreads; the verdict in words; then each flavour's lines
+ * with HITMs at 128 bytes only. */
 static void c2c_print(FILE *f, const struct report *r, int width)
 {
 	const struct kf_c2c_rec *first = NULL;
+	struct strbuf words = { 0 };
 	char buf[64], num[32];
 
 	for (size_t i = 0; i < r->nfl && !first; i++)
@@ -334,11 +359,8 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 			first = &r->fl[i].c2c;
 	if (!first)
 		return;
-	/* the machine's memory and CPUs: not in records before 2026-12-06 */
-	if (first->memory && first->smp > 0)
-		snprintf(buf, sizeof(buf), " (-m %s, -smp %lld)", first->memory, first->smp);
-	else
-		buf[0] = '\0';
+	snprintf(buf, sizeof(buf), " (-m %s, -smp %lld, tcg %s)", first->memory ? first->memory : "?",
+		 first->smp, first->tcg ? first->tcg : "?");
 	/* two lines: with the machine, one would pass the table's 100 columns */
 	fprintf(f, "\nCache-line contention (emulated): %s on %s%s,\nper %s, median (spread) "
 		"of the runs\n%-28s", first->workload ? first->workload : "?",
@@ -357,34 +379,29 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 			}
 			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
 			c2c_fmt(num, sizeof(num), g->per_iteration);
-			snprintf(buf, sizeof(buf), "%s (%.0f%%)%s", num, 100 * g->spread, c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " *" : "");
+			snprintf(buf, sizeof(buf), "%s (%.0f%%)%s", num, 100 * g->spread,
+				 c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " *" : "");
 			fprintf(f, " %-18s", buf);
 		}
 		fputc('\n', f);
+		if (id == C2C_HEADLINE_ROWS - 1)
+			fputc('\n', f);
 	}
-	fprintf(f, "* differs from %s's by more than both spreads\n",
-		r->fl[0].has_c2c ? r->fl[0].name : "the first flavour");
+	fprintf(f, "HITM: a load (store HITM: a store) of a line another vCPU holds modified;\n"
+		"at 128 B only: the other 64-byte half was written; * beyond both spreads\n");
+	c2c_words(&words, r);
+	fprintf(f, "%s\n", words.s ? words.s : "");
+	free(words.s);
 	for (size_t i = 0; i < r->nfl; i++) {
-		const struct kf_c2c_recline *l[3];
-		size_t n;
+		const struct kf_c2c_rec *c = &r->fl[i].c2c;
 
 		if (!r->fl[i].has_c2c)
 			continue;
-		n = c2c_shared_lines(&r->fl[i].c2c, l, 3);
-		fprintf(f, "%s: %zu 128-byte line%s of 2+ objects with HITMs%s\n", r->fl[i].name, n,
-			n == 1 ? "" : "s", n ? ", most first:" : "");
-		/* One line each, cut to the table's width. */
-		for (size_t k = 0; k < n && k < 3; k++) {
-			struct strbuf sb = { 0 };
-
-			sb_addf(&sb, "  %.0f HITMs on ", l[k]->hitm.median);
-			for (size_t o = 0; o < l[k]->nobjects_kept; o++)
-				sb_addf(&sb, "%s%s", o ? "+" : "", l[k]->objects[o]);
-			if (l[k]->percpu_cpu >= 0)
-				sb_addf(&sb, " (CPU %lld)", l[k]->percpu_cpu);
-			fprintf(f, "%.*s\n", width, sb.s);
-			free(sb.s);
-		}
+		fprintf(f, "%s: %zu%s 128-byte line%s with HITMs at 128 B only%s\n", r->fl[i].name,
+			c->npadlines, c->npadlines >= 40 ? "+" : "", c->npadlines == 1 ? "" : "s",
+			c->npadlines ? ", most first (low half | high half):" : "");
+		for (size_t k = 0; k < c->npadlines && k < 3; k++)
+			pad_line(f, &c->padlines[k], width);
 	}
 }
 

@@ -12,7 +12,7 @@ done
 lint_files=("${lint_host[@]}" tests/unit/*.c tests/data/harness/*.c)
 # The kconfig tools include the tree's kconfig headers and those Kbuild
 # generates for its parser ('make $KF_OUT/6.1/kconfig/.built').
-lint_inc=(-D_GNU_SOURCE -I. -isystem "$lint_src61/scripts/kconfig" -isystem "$KF_OUT/6.1/kconfig/scripts/kconfig")
+lint_inc=(-D_GNU_SOURCE -I. -Itests/unit/qemu-stub -isystem "$lint_src61/scripts/kconfig" -isystem "$KF_OUT/6.1/kconfig/scripts/kconfig")
 
 # check_tidy DESC [CLANG-TIDY OPTION...]: clang-tidy with .clang-tidy's
 # checks (and OPTIONs) on every file of lint_files; one check line.

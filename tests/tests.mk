@@ -33,6 +33,10 @@ $(eval $(call unit_test,test_bisect_search,bisect/search.c bisect/split.c,))
 $(out)/tests/test_bisect_search: bisect/search.h bisect/split.h
 $(eval $(call unit_test,test_c2c_raw,c2c/raw.c,))
 $(out)/tests/test_c2c_raw: c2c/raw.h c2c/c2c.h
+# The plugin's model without QEMU: plugin.c included against a declaration-
+# only qemu-plugin.h (tests/unit/qemu-stub/), its callbacks fed by hand.
+$(eval $(call unit_test,test_c2c_model,c2c/raw.c,-Itests/unit/qemu-stub))
+$(out)/tests/test_c2c_model: c2c/plugin.c c2c/raw.h c2c/c2c.h tests/unit/qemu-stub/qemu-plugin.h
 $(eval $(call unit_test,test_report_model,$(report_lib_src),-ljansson -lm))
 
 .PHONY: check unit-tests

@@ -59,11 +59,10 @@ check_eq "generic's machine: nocona, 1G, 2 CPUs, 5 runs" \
 check_eq "core2 ran on generic's machine (model, memory, CPUs, QEMU)" "$(machine core2)" "$(machine generic)"
 check_eq "mpsc ran on generic's machine (model, memory, CPUs, QEMU)" "$(machine mpsc)" "$(machine generic)"
 # core2 aligns like generic (64-byte lines): on the 128-byte machine its
-# per-CPU objects share lines as generic's do, and mpsc's do not.
-cm=$(jq '.figures["128"].hitm_multi_object.median' "$c/c2c/nocona.json" 2>/dev/null)
-mm=$(jq '.figures["128"].hitm_multi_object.median' "$k/mpsc/c2c/nocona.json" 2>/dev/null)
-check "core2's HITMs on 128-byte lines of 2+ objects ($cm) exceed 20x mpsc's ($mm)" \
-	awk -v c="${cm:-0}" -v m="${mm:-0}" 'BEGIN { exit !(c > 20 * m && c > 0) }'
+# record has the headline figures, HITMs at 128 bytes only among them.
+check_eq "core2's record: HITMs at 128 bytes only and at 64 only, under tcg=multi" \
+	"$(jq '.tcg == "multi" and (.padding.hitm_128_only_load.median | type == "number") and
+		(.padding.hitm_64_only_load.median | type == "number")' "$c/c2c/nocona.json" 2>/dev/null)" true
 
 # The report of the scratch checkout (all four recipes) reads what is there.
 check "make report-only: all four flavours" mk report-only
@@ -94,23 +93,18 @@ check_eq "report.json: c2c of core2, generic and mpsc on one machine, 5 runs" \
 		"$kf_tmp/report.json" 2>/dev/null)" "core2 pipe nocona 1G 2 5, generic pipe nocona 1G 2 5, mpsc pipe nocona 1G 2 5"
 check "report.json: core2's, generic's and mpsc's c2c rows each have a median and a spread" jq -e \
 	'[.flavours[] | select(.name == "core2" or .name == "generic" or .name == "mpsc") | .c2c |
-	  .hitm_128, .hitm_false_128, .hitm_multi_object_128, .hitm_64, .hitm_false_64,
-	  .hitm_multi_object_64, .insns_kernel, .insns_user |
+	  .hitm_128_only_load, .hitm_64_only_load, .load_hitm_128, .load_hitm_false_128,
+	  .store_hitm_128, .load_hitm_64, .insns_kernel, .insns_user |
 	  (.median | type == "number") and (.spread | type == "number" and . >= 0)] | length == 24 and all' \
 	"$kf_tmp/report.json"
-# call_single_queue: see tests/e2e/44-c2c.sh; llist_add_batch is the
-# wake-up queueing onto it, flush_smp_call_function_queue the emptying.
-check_eq "report.json: core2's shared 128-byte lines include call_single_queue's, as generic's" \
-	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.shared_lines_128[].objects |
-		select(index("call_single_queue") != null and length >= 2)] | length > 0' "$kf_tmp/report.json" 2>/dev/null)" true
-check_eq "report.json: core2's call_single_queue lines name the functions of their HITMs (llist_add_batch among them)" \
-	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.shared_lines_128[] |
-		select(.objects | index("call_single_queue")) | .functions[].name] | index("llist_add_batch") != null' \
+check_eq "report.json: core2's lines of HITMs at 128 bytes only name both sides" \
+	"$(jq -r '[.flavours[] | select(.name == "core2") | .c2c.lines_128_only[] |
+		select((.functions | length) > 0 and (.functions_other | length) > 0)] | length > 0' \
 		"$kf_tmp/report.json" 2>/dev/null)" true
-sec=$(sed -n '/^Cache-line contention (emulated): pipe on nocona (-m 1G, -smp 2)/,/^mpsc: /p' "$kf_tmp/table")
+sec=$(sed -n '/^Cache-line contention (emulated): pipe on nocona (-m 1G, -smp 2, tcg multi)/,/^mpsc: /p' "$kf_tmp/table")
 if grep -Eq '^ +core2 +generic +k8 +mpsc *$' <<< "$sec" &&
-	grep -Eq '^  on lines of 2\+ objects +[0-9.]+ \([0-9]+%\) +[0-9.]+ \([0-9]+%\)' <<< "$sec" &&
-	grep -Eq '^core2: [0-9]+ 128-byte lines? of 2\+ objects' <<< "$sec"; then
+	grep -Eq '^load HITMs at 128 B only +[0-9.]+ \([0-9]+%\) +[0-9.]+ \([0-9]+%\)' <<< "$sec" &&
+	grep -Eq '^core2: [0-9]+\+? 128-byte lines? with HITMs at 128 B only' <<< "$sec"; then
 	ok "report table: the c2c section on nocona (1G, 2 CPUs) has core2's column and lines"
 else not_ok "report table: the c2c section"; diag < "$kf_tmp/table"; fi
 html=$(tr '\n' ' ' < "$k/report.html" | grep -o '<section id="c2c">.*' | sed 's,</section>.*,,')

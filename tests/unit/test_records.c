@@ -215,45 +215,44 @@ static void test_c2c_record(void **state)
 	assert_int_equal(c.vcpus, 2);
 	assert_string_equal(c.memory, "1G");
 	assert_int_equal(c.smp, 2);
-	assert_true(c.size64.hitm.median > 0);
-	assert_true(c.size64.hitm.min <= c.size64.hitm.median &&
-		    c.size64.hitm.median <= c.size64.hitm.max);
-	assert_true(fabs(c.size128.hitm.per_iteration * 2000 - c.size128.hitm.median) < 1e-6);
-	assert_true(c.size128.hitm_true.median + c.size128.hitm_false.median > 0);
+	assert_string_equal(c.tcg, "multi");
+	assert_true(c.size64.load_hitm.median > 0);
+	assert_true(c.size64.load_hitm.min <= c.size64.load_hitm.median &&
+		    c.size64.load_hitm.median <= c.size64.load_hitm.max);
+	assert_true(fabs(c.size128.load_hitm.per_iteration * 2000 - c.size128.load_hitm.median) < 1e-6);
+	assert_true(c.size128.load_hitm_true.median + c.size128.load_hitm_false.median > 0);
+	assert_true(c.size128.store_hitm.median > 0 && c.size128.rmw.median > 0);
+	/* fewer distinct lines of 128 bytes than of 64 */
+	assert_true(c.size128.lines.median < c.size64.lines.median);
+	assert_true(c.only128_load.median > 0 && c.only64_load.median > 0);
 	assert_true(c.insns_kernel.median > 0 && !isnan(c.wall_seconds.median));
 	assert_true(c.nlines > 10);
 	assert_true(c.lines[0].size == 64 || c.lines[0].size == 128);
 	assert_true(!strncmp(c.lines[0].addr, "0x", 2) && !strncmp(c.lines[0].pc, "0x", 2));
 	/* most HITMs first */
-	assert_true(c.lines[0].hitm.median >= c.lines[c.nlines - 1].hitm.median);
-	/* attributed: generic's per-CPU runqueues shares a 128-byte line */
-	assert_string_equal(c.percpu_base, "0x3fc00000");
-	assert_true(c.size128.hitm_multi_object.median > 1000);
-	{
-		int found = 0;
-
-		for (size_t i = 0; i < c.nlines; i++) {
-			const struct kf_c2c_recline *l = &c.lines[i];
-
-			for (size_t k = 0; k < l->nobjects_kept; k++)
-				if (l->size == 128 && l->nobjects >= 2 && l->percpu_cpu >= 0 &&
-				    !strcmp(l->objects[k], "runqueues") && l->function)
-					found = 1;
-		}
-		assert_true(found);
-	}
+	assert_true(c.lines[0].load_hitm.median + c.lines[0].store_hitm.median >=
+		    c.lines[c.nlines - 1].load_hitm.median + c.lines[c.nlines - 1].store_hitm.median);
+	/* the lines with HITMs at 128 bytes only: most first, both sides named */
+	assert_true(c.npadlines > 0);
+	assert_true(c.padlines[0].hitm_128_only.median >=
+		    c.padlines[c.npadlines - 1].hitm_128_only.median);
+	assert_true(c.padlines[0].nfunctions > 0 && c.padlines[0].nfunctions_other > 0);
+	assert_non_null(c.padlines[0].addr);
 	kf_c2c_rec_free(&c);
 
 	path = put("c2c/bare.json", "{\"record\": \"c2c\", \"format\": 1, \"runs\": \"5\",\n"
-		   " \"figures\": {\"64\": {\"hitm\": {\"median\": 3}}}, \"lines\": [1, {\"size\": 64}]}\n");
+		   " \"figures\": {\"64\": {\"load_hitm\": {\"median\": 3}}}, \"lines\": [1, {\"size\": 64}]}\n");
 	assert_int_equal(kf_c2c_rec_read(&c, path, KF_MUST, "unused"), 0);
 	assert_null(c.workload);
 	assert_null(c.memory);
 	assert_int_equal(c.smp, -1);
 	assert_int_equal(c.runs, -1);
-	assert_true(c.size64.hitm.median == 3);
-	assert_true(isnan(c.size64.hitm.spread));
-	assert_true(isnan(c.size128.hitm.median));
+	assert_true(c.size64.load_hitm.median == 3);
+	assert_true(isnan(c.size64.load_hitm.spread));
+	assert_true(isnan(c.size128.load_hitm.median));
+	assert_true(isnan(c.only128_load.median));
+	assert_int_equal(c.npadlines, 0);
+	assert_null(c.tcg);
 	assert_true(isnan(c.insns_kernel.median));
 	assert_int_equal(c.nlines, 1);
 	assert_int_equal(c.lines[0].size, 64);
@@ -261,7 +260,7 @@ static void test_c2c_record(void **state)
 	assert_int_equal(c.lines[0].nobjects, -1);
 	assert_int_equal(c.lines[0].percpu_cpu, -1);
 	assert_int_equal(c.lines[0].nobjects_kept, 0);
-	assert_null(c.percpu_base);
+	assert_null(c.kernel_text_phys);
 	assert_int_equal(c.lines[0].nfunctions_kept, 0);
 	assert_int_equal(c.lines[0].nfunctions, -1);
 	kf_c2c_rec_free(&c);

@@ -439,12 +439,14 @@ static void survives_empty(void **state)
 }
 
 /* The c2c section holds one machine: --c2c-cpu picks <f>/c2c/<cpu>.json,
- * and a record of other memory than the first flavour's is left out (a
- * real record, tests/data/c2c/pipe-generic.json, its -m changed). */
+ * and a record of other memory or another TCG mode than the first
+ * flavour's is left out (a real record, tests/data/c2c/pipe-generic.json,
+ * its -m or tcg changed). */
 static void c2c_one_machine(void **state)
 {
 	char *dir = mkdtemp(tmpl), *kdir, *p, *rec, *other, *at;
-	const char *const names[] = { "a", "b", "c", "d" };
+	const char *const names[] = { "a", "b", "c", "d", "e" };
+	char *single;
 	struct report r;
 
 	(void)state;
@@ -456,13 +458,18 @@ static void c2c_one_machine(void **state)
 	at = strstr(other, "\"memory\": \"1G\"");
 	assert_non_null(at);
 	at[strlen("\"memory\": \"")] = '2';
+	single = kf_xstrdup(rec);
+	at = strstr(single, "\"tcg\": \"multi\"");
+	assert_non_null(at);
+	at[strlen("\"tcg\": \"")] = 'M';	/* "Multi": another mode */
 	put(kdir, "a/c2c/nocona.json", rec);
 	put(kdir, "a/c2c/core2.json", rec);
 	put(kdir, "b/c2c/nocona.json", rec);
 	put(kdir, "c/c2c/core2.json", rec);	/* another model only */
 	put(kdir, "d/c2c/nocona.json", other);	/* -m 2G */
+	put(kdir, "e/c2c/nocona.json", single);	/* another TCG mode */
 	memset(&r, 0, sizeof(r));
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 5; i++)
 		report_add_flavour(&r, names[i]);
 	r.c2c_cpu = "nocona";
 	report_read_cpu_models(&r, "boot/cpu-models");
@@ -473,6 +480,7 @@ static void c2c_one_machine(void **state)
 	assert_true(fl(&r, "b")->has_c2c);
 	assert_false(fl(&r, "c")->has_c2c);
 	assert_false(fl(&r, "d")->has_c2c);
+	assert_false(fl(&r, "e")->has_c2c);
 	/* the machine in the table, the HTML and report.json */
 	report_derive(&r);
 	report_compare(&r, 2);
@@ -484,12 +492,15 @@ static void c2c_one_machine(void **state)
 		assert_non_null(out);
 		table_print(out, &r, 100);
 		fclose(out);
-		assert_non_null(strstr(text, "pipe on nocona (-m 1G, -smp 2),\nper round trip"));
+		assert_non_null(strstr(text, "pipe on nocona (-m 1G, -smp 2, tcg multi),\nper round trip"));
+		/* a and b are one record: nothing differs, and the words say so */
+		assert_non_null(strstr(text, "No figure differs from a's by more than both spreads"));
+		assert_null(strstr(text, " *  "));
 		free(text);
 	}
 	p = kf_xasprintf("%s/report.html", kdir);
 	assert_int_equal(html_write(&r, p), 0);
-	free(contains(p, "(<code>nocona</code>, <code>-m 1G</code>, <code>-smp 2</code>)"));
+	free(contains(p, "(<code>nocona</code>, <code>-m 1G</code>, <code>-smp 2</code>, TCG <code>multi</code>)"));
 	free(p);
 	p = kf_xasprintf("%s/report.json", kdir);
 	assert_int_equal(json_write(&r, p), 0);
@@ -501,8 +512,62 @@ static void c2c_one_machine(void **state)
 	free(p);
 	free(rec);
 	free(other);
+	free(single);
 	free(kdir);
 	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
+}
+
+/* Set a c2c figure: median with its range over 5 runs. */
+static void fig(struct kf_c2c_fig *f, double median, double min, double max)
+{
+	*f = (struct kf_c2c_fig){ median, min, max, (max - min) / median, median / 2000 };
+}
+
+/* The star and the words follow the data: a difference is claimed only
+ * beyond both spreads, "no difference" is said in words, and a record of
+ * one run claims nothing. */
+static void c2c_words_follow_data(void **state)
+{
+	struct report r;
+	struct strbuf w = { 0 };
+	struct flavour *a, *b;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	report_add_flavour(&r, "generic");
+	report_add_flavour(&r, "mpsc");
+	a = (struct flavour *)fl(&r, "generic");
+	b = (struct flavour *)fl(&r, "mpsc");
+	a->has_c2c = b->has_c2c = 1;
+	a->c2c.runs = b->c2c.runs = 5;
+	/* overlapping ranges: 100 (90-110) against 105 (95-115) */
+	fig(&a->c2c.only128_load, 100, 90, 110);
+	fig(&b->c2c.only128_load, 105, 95, 115);
+	assert_false(c2c_differs(&b->c2c, &a->c2c, C2C_ONLY128_LOAD));
+	c2c_words(&w, &r);
+	assert_string_equal(w.s, "No figure differs from generic's by more than both spreads: at "
+			    "run time the flavours do the same here.");
+	free(w.s);
+	w = (struct strbuf){ 0 };
+	/* 100 (90-110) against 5 (4-6): beyond both */
+	fig(&b->c2c.only128_load, 5, 4, 6);
+	assert_true(c2c_differs(&b->c2c, &a->c2c, C2C_ONLY128_LOAD));
+	c2c_words(&w, &r);
+	assert_non_null(strstr(w.s, "Beyond both spreads: mpsc: load HITMs at 128 B only 0.0025 "
+				    "against generic's 0.05."));
+	free(w.s);
+	w = (struct strbuf){ 0 };
+	/* a difference no larger than the first's own range is not claimed */
+	fig(&b->c2c.only128_load, 85, 84, 86);
+	assert_false(c2c_differs(&b->c2c, &a->c2c, C2C_ONLY128_LOAD));
+	/* one run: no spread, nothing claimed, and said */
+	fig(&b->c2c.only128_load, 5, 4, 6);
+	b->c2c.runs = 1;
+	assert_false(c2c_differs(&b->c2c, &a->c2c, C2C_ONLY128_LOAD));
+	c2c_words(&w, &r);
+	assert_non_null(strstr(w.s, "one run has no spread: no difference is claimed"));
+	free(w.s);
+	report_free(&r);
 }
 
 int main(void)
@@ -517,6 +582,7 @@ int main(void)
 		cmocka_unit_test(facts_without_probe),
 		cmocka_unit_test(survives_empty),
 		cmocka_unit_test(c2c_one_machine),
+		cmocka_unit_test(c2c_words_follow_data),
 	};
 
 	return cmocka_run_group_tests_name("report_model", tests, NULL, NULL);
