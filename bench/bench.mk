@@ -14,8 +14,8 @@ distro ?= debian-cloud-mpsc
 steps ?=
 
 .PHONY: bench
-bench: $(tools)/bench $(tree_stamp) $(flavours_mk)
+bench: $(tools)/bench $(tools)/farm-net $(tree_stamp) $(flavours_mk)
 	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 45 to 100 min on 2 cores with a distro flavour, half without"
-	@$(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
+	@KF_TOOLS='$(tools)' $(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' --steps '$(steps)' \
 		--kcppflags '$(kbuild_cppflags)' --report '$(out)/bench/report.txt'

@@ -6,6 +6,7 @@
 $(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c $(records_src),-ljansson))
 $(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
 $(eval $(call tool,farm-check,build/farmcheck.c lib/proc.c,-lelf))
+$(eval $(call tool,farm-net,build/farmnet.c,))
 build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt

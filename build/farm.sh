@@ -1,9 +1,15 @@
 #!/bin/bash
 # farm.sh: a distcc farm on this machine, for tests and for trying a farm
 # out: each distccd in a network namespace of its own, reached over a veth
-# pair whose two ends get addresses from 192.0.2.0/24 (TEST-NET-1, RFC 5737)
-# and nothing else: no default route in the namespace, no route to it but
-# the /30 of its veth, so no packet can leave the machine. Needs root.
+# pair whose two ends get a /30 of farm_net and nothing else: no default
+# route in the namespace, no route to it but the /30 of its veth. farm_net
+# (default below: 198.51.100.0/24, TEST-NET-2, RFC 5737) must be a range no
+# interface or route of this machine is on: up refuses, naming the conflict,
+# when it is (farm-net check, build/farmnet.c). While a farm is up, and after,
+# an "unreachable farm_net" route in the host namespace makes a packet for an
+# address of the range that no veth of ours carries (a namespace gone or not
+# up yet) fail here instead of following the default route out of the
+# machine. Needs root, but for net and check.
 #
 #   farm.sh up DIR KIND...   one server per KIND: ok, refuse (--allow names
 #                            another address), clang (its distccd's PATH has
@@ -13,44 +19,56 @@
 #   farm.sh kill|stop|cont DIR N   SIGKILL/SIGSTOP/SIGCONT server N (1-based)
 #   farm.sh run N -- CMD...  N ok servers, CMD with DISTCC_HOSTS set, then down
 #                            (also on SIGINT/SIGTERM)
-# Env: farm_jobs (jobs per server, default 2).
-# Each server takes a slot 32..63 (a lock directory under /run/kf-farm): its
-# namespace kf-farm-S, veths kfhS (here) and kfnS (inside), addresses
-# 192.0.2.(4S+1) here and 192.0.2.(4S+2) inside. Slots keep concurrent farms
-# apart; a slot whose namespace is gone is taken again. Only the upper half
-# of 192.0.2.0/24 is used, and a slot whose addresses this machine already
-# has, routes through or sees as a neighbour is skipped: a machine may itself
-# sit on 192.0.2.0/24 (these do: eth0 192.0.2.2/24, gateway 192.0.2.1), and
-# a /30 on a veth would steal its gateway.
+#   farm.sh net              print farm_net
+#   farm.sh check            farm_net against this machine's addresses and
+#                            routes: exit 1 naming each conflict
+# Env: farm_net (the range), farm_jobs (jobs per server, default 2),
+# KF_TOOLS (where farm-net is; default out/tools, built there when missing).
+# Each server takes a slot S (a lock directory under /run/kf-farm; 64 at
+# most, fewer in a range smaller than a /24): its namespace kf-farm-S, veths
+# kfhS (here) and kfnS (inside), the S-th /30 of farm_net: its first address
+# here, its second inside. Slots keep concurrent farms apart; a slot whose
+# namespace is gone is taken again.
 set -eo pipefail
+farm_net_default=198.51.100.0/24
+net=${farm_net:-$farm_net_default}
 locks=/run/kf-farm
 port=3632
 jobs=${farm_jobs:-2}
+top=$(cd "$(dirname "$0")/.." && pwd)
+tools=${KF_TOOLS:-$top/out/tools}
 
 die() { echo "kflavour: farm: $*" >&2; exit 1; }
 
+# The address checker, built by make when missing (tests/run's KF_TOOLS, or
+# this checkout's out/).
+farmnet() {
+	[ -x "$tools/farm-net" ] ||
+		make -s -C "$top" out="$(dirname "$tools")" "$tools/farm-net" >&2 ||
+		die "cannot build $tools/farm-net"
+	"$tools/farm-net" "$@"
+}
+
 take_slot() {
 	mkdir -p "$locks"
-	local s
-	local used
-	used=$(ip -o -4 addr show; ip -4 route show table all; ip -4 neigh show)
-	for s in $(seq 32 63); do
-		if grep -qE "192\.0\.2\.($((4 * s))|$((4 * s + 1))|$((4 * s + 2))|$((4 * s + 3)))([^0-9]|$)" <<< "$used" &&
-			! ip netns list | grep -qw "kf-farm-$s"; then continue; fi
+	local s n
+	n=$(farmnet slots "$net")
+	for s in $(seq 0 $((n - 1))); do
 		if mkdir "$locks/$s" 2>/dev/null; then echo "$s"; return; fi
 		# A slot left by a farm that was killed outright (no down): reclaim it.
 		if ! ip netns list | grep -qw "kf-farm-$s" && [ ! -d "$(cat "$locks/$s/dir" 2>/dev/null)" ]; then
 			rm -rf "$locks/$s" && mkdir "$locks/$s" 2>/dev/null && { echo "$s"; return; }
 		fi
 	done
-	die "no free slot in /run/kf-farm (32 servers in use, or their addresses taken); run 'build/farm.sh down DIR' for old farms"
+	die "no free slot in /run/kf-farm ($n servers in use in farm_net=$net); run 'build/farm.sh down DIR' for old farms"
 }
 
 up_one() {
-	local dir=$1 n=$2 kind=$3 s ns h c sd allow
+	local dir=$1 n=$2 kind=$3 s ns h c spare sd allow
 	s=$(take_slot)
 	echo "$dir" > "$locks/$s/dir"
-	ns=kf-farm-$s h=192.0.2.$((4 * s + 1)) c=192.0.2.$((4 * s + 2))
+	read -r h c spare <<< "$(farmnet slot "$net" "$s")"
+	ns=kf-farm-$s
 	sd=$dir/$n
 	mkdir -p "$sd"
 	chmod 1777 "$sd"	# distccd drops root for its own user: its log is here
@@ -66,7 +84,7 @@ up_one() {
 	local path=$PATH
 	case $kind in
 	ok) ;;
-	refuse) allow=192.0.2.$((4 * s + 3))/32 ;;
+	refuse) allow=$spare/32 ;;
 	clang)	mkdir -p "$sd/bin"
 		printf '#!/bin/sh\nexec clang "$@"\n' > "$sd/bin/gcc"
 		chmod 755 "$sd/bin" "$sd/bin/gcc"
@@ -106,10 +124,18 @@ signal() {
 	for p in $(ip netns pids "kf-farm-$s"); do kill "-$sig" "$p" 2>/dev/null || true; done
 }
 
+case ${1:-} in
+net)	echo "$net"; exit 0 ;;
+check)	farmnet check "$net"; exit ;;
+esac
 [ "$(id -u)" = 0 ] || die "needs root (ip netns)"
 case ${1:-} in
 up)	dir=$2; shift 2
 	[ $# -gt 0 ] || die "usage: farm.sh up DIR KIND..."
+	farmnet check "$net" || exit 1
+	# Kept when the farm goes down: a client still naming a farm address
+	# gets "no route to host" here, never the default route's interface.
+	ip route replace unreachable "$net"
 	mkdir -p "$dir"
 	chmod a+x "$dir"	# distccd's own user reaches its log in DIR/N
 	trap 'down "$dir"' ERR
@@ -132,5 +158,5 @@ run)	n=$2; [ "${3:-}" = -- ] || die "usage: farm.sh run N -- CMD..."; shift 3
 	hosts=$("$0" up "$dir" $kinds)
 	echo "  FARM    $n distccd: DISTCC_HOSTS='$hosts' (logs: $dir/N/log)" >&2
 	DISTCC_HOSTS=$hosts "$@" ;;
-*)	die "usage: farm.sh up DIR KIND... | down DIR | kill|stop|cont DIR N | run N -- CMD..." ;;
+*)	die "usage: farm.sh up DIR KIND... | down DIR | kill|stop|cont DIR N | run N -- CMD... | net | check" ;;
 esac
