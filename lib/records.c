@@ -500,7 +500,7 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	json_t *j;
 
 	memset(c, 0, sizeof(*c));
-	c->vcpus = c->iterations = c->runs = c->smp = -1;
+	c->vcpus = c->iterations = c->runs = c->smp = c->percpu_bytes = -1;
 	/* From no object: every figure NAN. */
 	read_sizefigs(&c->size64, NULL);
 	read_sizefigs(&c->size128, NULL);
@@ -524,6 +524,7 @@ int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 	c->memory = str(j, "memory");
 	c->smp = kf_json_int(j, "smp");
 	c->kernel_text_phys = str(json_object_get(j, "attribution"), "kernel_text_phys");
+	c->percpu_bytes = kf_json_int(json_object_get(j, "attribution"), "percpu_bytes");
 	c->vcpus = kf_json_int(j, "vcpus");
 	c->iterations = kf_json_int(j, "iterations");
 	c->runs = kf_json_int(j, "runs");

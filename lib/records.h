@@ -240,6 +240,7 @@ struct kf_c2c_rec {
 	char *memory;			/* QEMU's -m of the runs */
 	long long smp;			/* QEMU's -smp of the runs; -1: missing */
 	char *kernel_text_phys;		/* "0x...", NULL: lines not attributed */
+	long long percpu_bytes;		/* the static per-CPU area; -1 missing */
 	long long vcpus, iterations, runs;
 	struct kf_c2c_sizefigs size64, size128;
 	/* HITMs at 128 bytes that were none at 64, and the opposite. */

@@ -23,8 +23,8 @@ static const struct {
 	[C2C_LOAD64] = { "load HITMs, 64-byte lines", "load_hitm_64" },
 	[C2C_FALSE64] = { "  false sharing", "load_hitm_false_64" },
 	[C2C_STORE64] = { "store HITMs, 64-byte lines", "store_hitm_64" },
-	[C2C_LINES128] = { "128-byte lines touched", "lines_128" },
-	[C2C_LINES64] = { "64-byte lines touched", "lines_64" },
+	[C2C_LINES128] = { "128-byte lines, per run", "lines_128" },
+	[C2C_LINES64] = { "64-byte lines, per run", "lines_64" },
 	[C2C_INSN_KERNEL] = { "kernel instructions", "insns_kernel" },
 	[C2C_INSN_USER] = { "user instructions", "insns_user" },
 };
@@ -37,6 +37,15 @@ const char *c2c_row_label(enum c2c_row id)
 const char *c2c_row_key(enum c2c_row id)
 {
 	return rows[id].key;
+}
+
+/* Distinct lines touched are a whole window's working set: shown per run
+ * (the median), not divided by the iterations. */
+double c2c_row_value(const struct kf_c2c_rec *c, enum c2c_row id)
+{
+	const struct kf_c2c_fig *g = c2c_row_fig(c, id);
+
+	return id == C2C_LINES128 || id == C2C_LINES64 ? g->median : g->per_iteration;
 }
 
 const struct kf_c2c_fig *c2c_row_fig(const struct kf_c2c_rec *c, enum c2c_row id)
@@ -100,8 +109,8 @@ void c2c_words(struct strbuf *sb, const struct report *r)
 
 			if (!c2c_differs(&f->c2c, &first->c2c, (enum c2c_row)id))
 				continue;
-			c2c_fmt(a, sizeof(a), c2c_row_fig(&f->c2c, (enum c2c_row)id)->per_iteration);
-			c2c_fmt(b, sizeof(b), c2c_row_fig(&first->c2c, (enum c2c_row)id)->per_iteration);
+			c2c_fmt(a, sizeof(a), c2c_row_value(&f->c2c, (enum c2c_row)id));
+			c2c_fmt(b, sizeof(b), c2c_row_value(&first->c2c, (enum c2c_row)id));
 			sb_addf(sb, "%s%s: %s %s against %s's %s", any ? "; " : "Beyond both spreads: ",
 				f->name, c2c_row_label((enum c2c_row)id) + (rows[id].label[0] == ' ' ?
 				2 : 0), a, first->name, b);
@@ -117,6 +126,24 @@ void c2c_words(struct strbuf *sb, const struct report *r)
 	else
 		sb_addf(sb, "No figure differs from %s's by more than both spreads: at run time "
 			"the flavours do the same here.", first->name);
+}
+
+void c2c_cost(struct strbuf *sb, const struct report *r)
+{
+	const struct flavour *first = c2c_first(r);
+
+	if (!first || first->c2c.percpu_bytes <= 0)
+		return;
+	sb_add(sb, "per-CPU static area a CPU (the probe's):");
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct flavour *f = &r->fl[i];
+
+		if (!f->has_c2c || f->c2c.percpu_bytes <= 0)
+			continue;
+		sb_addf(sb, "%s %s %lld B", f == first ? "" : ",", f->name, f->c2c.percpu_bytes);
+		if (f != first)
+			sb_addf(sb, " (%+lld)", f->c2c.percpu_bytes - first->c2c.percpu_bytes);
+	}
 }
 
 void c2c_fmt(char *buf, size_t len, double v)

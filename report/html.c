@@ -675,7 +675,7 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 				continue;
 			}
 			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
-			c2c_fmt(num, sizeof(num), g->per_iteration);
+			c2c_fmt(num, sizeof(num), c2c_row_value(&r->fl[i].c2c, (enum c2c_row)id));
 			sb_addf(sb, "<td>%s <small>(%.0f%%)</small>%s</td>", num, 100 * g->spread,
 				c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " <b>*</b>" : "");
 		}
@@ -687,6 +687,11 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 
 		c2c_words(&w, r);
 		sb_wrap(sb, "<p class=\"verdict\">", w.s ? w.s : "", "</p>");
+		free(w.s);
+		w = (struct strbuf){ 0 };
+		c2c_cost(&w, r);
+		if (w.s)
+			sb_wrap(sb, "<p class=\"note\">", w.s, ".</p>");
 		free(w.s);
 	}
 	bars = kf_xmalloc(r->nfl * sizeof(*bars));

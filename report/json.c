@@ -185,6 +185,8 @@ static json_t *c2c_obj(const struct flavour *f)
 	json_object_set_new(o, "memory", jstr_or_null(f->c2c.memory));
 	json_object_set_new(o, "smp", jint_or_null(f->c2c.smp));
 	json_object_set_new(o, "tcg", jstr_or_null(f->c2c.tcg));
+	json_object_set_new(o, "percpu_bytes", f->c2c.percpu_bytes > 0 ?
+			    json_integer(f->c2c.percpu_bytes) : json_null());
 	for (int id = 0; id < C2C_NR; id++)
 		json_object_set_new(o, c2c_row_key((enum c2c_row)id),
 				    fig_obj(c2c_row_fig(&f->c2c, (enum c2c_row)id)));

@@ -304,6 +304,12 @@ enum c2c_row {
 const char *c2c_row_label(enum c2c_row id);
 const char *c2c_row_key(enum c2c_row id);
 const struct kf_c2c_fig *c2c_row_fig(const struct kf_c2c_rec *c, enum c2c_row id);
+/* The value the table shows: per iteration, or per run for the lines
+ * touched (a working set). */
+double c2c_row_value(const struct kf_c2c_rec *c, enum c2c_row id);
+/* What the padding costs each CPU: the static per-CPU area's bytes of
+ * each flavour, against the first's; nothing without the probe's fact. */
+void c2c_cost(struct strbuf *sb, const struct report *r);
 /* Whether row id of two records differs by more than its spread: |a - b|
  * exceeds both max - min ranges; never with fewer than 2 runs a record
  * (no spread to judge by). */

@@ -321,6 +321,25 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	}
 }
 
+/* text on lines of at most width columns, broken at blanks. */
+static void wrapped(FILE *f, const char *text, int width)
+{
+	while (*text) {
+		int n = (int)strlen(text), cut = n;
+
+		if (n > width) {
+			for (cut = width; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = width;
+		}
+		fprintf(f, "%.*s\n", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
 /* A 128-byte line with HITMs at 128 bytes only, on one line cut to the
  * table's width: its HITMs per run, the objects in each half, the
  * functions on each side. */
@@ -378,7 +397,7 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 				continue;
 			}
 			g = c2c_row_fig(&r->fl[i].c2c, (enum c2c_row)id);
-			c2c_fmt(num, sizeof(num), g->per_iteration);
+			c2c_fmt(num, sizeof(num), c2c_row_value(&r->fl[i].c2c, (enum c2c_row)id));
 			snprintf(buf, sizeof(buf), "%s (%.0f%%)%s", num, 100 * g->spread,
 				 c2c_differs(&r->fl[i].c2c, first, (enum c2c_row)id) ? " *" : "");
 			fprintf(f, " %-18s", buf);
@@ -390,7 +409,11 @@ static void c2c_print(FILE *f, const struct report *r, int width)
 	fprintf(f, "HITM: a load (store HITM: a store) of a line another vCPU holds modified;\n"
 		"at 128 B only: the other 64-byte half was written; * beyond both spreads\n");
 	c2c_words(&words, r);
-	fprintf(f, "%s\n", words.s ? words.s : "");
+	wrapped(f, words.s ? words.s : "", width);
+	free(words.s);
+	words = (struct strbuf){ 0 };
+	c2c_cost(&words, r);
+	wrapped(f, words.s ? words.s : "", width);
 	free(words.s);
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct kf_c2c_rec *c = &r->fl[i].c2c;
