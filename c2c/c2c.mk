@@ -22,7 +22,7 @@ workload   ?= pipe
 # cheaper; docs/c2c.md, "Two TCG modes").
 tcg        ?= multi
 c2c_workloads := pipe futex fault calib-8 calib-64 calib-128 calib-same
-ifneq ($(filter c2c all report,$(goals)),)
+ifneq ($(filter c2c all report report-only,$(goals)),)
 ifneq ($(words $(c2c_cpu)),1)
 $(error make c2c runs on one machine: give one cpu= (now '$(cpu)'))
 endif

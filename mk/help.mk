@@ -23,7 +23,8 @@ Pipeline (each target runs the stages before it):
   make kcidb            out/<kver>/kcidb.json (KernelCI KCIDB 5.3) of builds and boots
   make check-kcidb      validate kcidb.json: report/kcidb.schema.json, KCIDB's if there (kcidb_schema=)
   make check-records    validate every stage record against its schema (docs/architecture.md)
-  make report           comparison table, report.json and report.html
+  make report           comparison table, report.json and report.html (its c2c
+                        section of workload=, default pipe)
   make report-only      the report from what out/ has now, running no stage
   make report-png       screenshot of report.html (headless Chromium)
   make initramfs        the guest init packed for QEMU

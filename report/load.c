@@ -282,17 +282,21 @@ static void load_boots(struct report *r, struct flavour *f, const char *dir)
 }
 
 /* The comparison workload's c2c record: <f>/c2c/<cpu>.json of the c2c
- * machine (--c2c-cpu, make's c2c cpu); without it the flavour's CPU model's
- * first, else the first there (<workload>.<cpu>.json are other
- * workloads'). Either way report_load keeps only the records of one machine. */
+ * machine (--c2c-cpu, make's c2c cpu), <workload>.<cpu>.json for another
+ * workload than pipe (--c2c-workload); without a machine the flavour's CPU
+ * model's first, else the first pipe record there. Either way report_load
+ * keeps only the records of one machine. */
 static void load_c2c(const struct report *r, struct flavour *f, const char *dir)
 {
 	const char *cpu = r->c2c_cpu ? r->c2c_cpu : f->default_cpu ? f->default_cpu : "";
-	char *path = kf_xasprintf("%s/c2c/%s.json", dir, cpu);
+	const char *w = r->c2c_workload && strcmp(r->c2c_workload, "pipe") != 0 ?
+			r->c2c_workload : NULL;
+	char *path = w ? kf_xasprintf("%s/c2c/%s.%s.json", dir, w, cpu) :
+			 kf_xasprintf("%s/c2c/%s.json", dir, cpu);
 	char *cdir = kf_xasprintf("%s/c2c", dir);
 	DIR *d;
 
-	if (!r->c2c_cpu && access(path, R_OK) && (d = opendir(cdir))) {
+	if (!r->c2c_cpu && !w && access(path, R_OK) && (d = opendir(cdir))) {
 		const struct dirent *e;
 		char *best = NULL;
 

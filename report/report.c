@@ -19,6 +19,8 @@
  *                       c2c cpu); default each flavour's CPU model's record,
  *                       else its first; records of another machine than the
  *                       first flavour's are left out either way
+ *   --c2c-workload W    the c2c comparison's workload (make's workload=):
+ *                       <f>/c2c/W.CPU.json; pipe (the default) is CPU.json
  *   --width N           table width (default 100); --quiet: no table
  *   --context N         lines of context in console diffs (default 2)
  *
@@ -37,7 +39,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: report [--json FILE] [--html FILE] [--cpu-models FILE] [--recipes DIR]\n"
-		"              [--c2c-cpu CPU] [--width N] [--quiet] [--context N] KDIR FLAVOUR[=FRAGMENT,...]...\n"
+		"              [--c2c-cpu CPU] [--c2c-workload W] [--width N] [--quiet] [--context N] KDIR FLAVOUR[=FRAGMENT,...]...\n"
 		"       report --logdiff [--context N] [--label-a L] [--label-b L] A.log B.log\n");
 	exit(2);
 }
@@ -73,7 +75,7 @@ static long number(const char *s, const char *opt)
 int main(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_HTML, O_CPUS, O_RECIPES, O_WIDTH, O_QUIET,
-	       O_CONTEXT, O_LOGDIFF, O_LA, O_LB, O_C2C };
+	       O_CONTEXT, O_LOGDIFF, O_LA, O_LB, O_C2C, O_C2CW };
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, O_JSON },
 		{ "html", required_argument, NULL, O_HTML },
@@ -86,6 +88,7 @@ int main(int argc, char **argv)
 		{ "label-a", required_argument, NULL, O_LA },
 		{ "label-b", required_argument, NULL, O_LB },
 		{ "c2c-cpu", required_argument, NULL, O_C2C },
+		{ "c2c-workload", required_argument, NULL, O_C2CW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -109,6 +112,7 @@ int main(int argc, char **argv)
 		case O_LA: la = optarg; break;
 		case O_LB: lb = optarg; break;
 		case O_C2C: r.c2c_cpu = optarg; break;
+		case O_C2CW: r.c2c_workload = optarg; break;
 		default: usage();
 		}
 	}

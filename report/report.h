@@ -261,6 +261,7 @@ struct report {
 	struct logdiff *ldiff;
 	size_t nldiff;
 	const char *c2c_cpu;	/* --c2c-cpu: the machine of the c2c comparison */
+	const char *c2c_workload;	/* --c2c-workload: its workload; NULL: pipe */
 };
 
 /* ---- load.c -------------------------------------------------------------- */

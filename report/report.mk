@@ -26,7 +26,8 @@ report_empty :=
 report_space := $(report_empty) $(report_empty)
 report_comma := ,
 report_args = $(foreach f,$(flavour),$(f)=$(subst $(report_space),$(report_comma),$(strip $($(f)_fragment_files))))
-report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours --c2c-cpu $(c2c_cpu)
+report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours --c2c-cpu $(c2c_cpu) \
+	--c2c-workload $(workload)
 
 # kcidb.json: builds and boots in KernelCI's KCIDB 5.3 format, remade when
 # a boot record or a build is. check-kcidb validates it (Debian's
