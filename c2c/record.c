@@ -504,6 +504,33 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/*
+ * A QEMU that cannot run this guest's vCPUs on threads of their own says
+ * so and goes on anyway (QEMU 7.2's accel/tcg: "Guest not yet converted to
+ * MTTCG", "Guest expects a stronger memory ordering than the host
+ * provides"): its runs would count contention that a real machine would
+ * not have. Exits 2 naming the run and QEMU's line.
+ */
+static void mttcg_refused(const char *run, const char *logpath)
+{
+	static const char *const says[] = { "not yet converted to MTTCG",
+					    "stronger memory ordering than the host" };
+	char *log = kf_read_file(logpath, NULL), *at = NULL;
+
+	for (size_t i = 0; log && !at && i < sizeof(says) / sizeof(says[0]); i++)
+		at = strstr(log, says[i]);
+	if (at) {
+		char *bol = at, *eol = strchr(at, '\n');
+
+		while (bol > log && bol[-1] != '\n')
+			bol--;
+		kf_die(2, "%s: this QEMU cannot run the guest under multi-threaded TCG: '%.*s' "
+		       "(%s). Run make c2c tcg=single (round robin, docs/c2c.md)", run,
+		       (int)(eol ? eol - bol : (long)strlen(bol)), bol, logpath);
+	}
+	free(log);
+}
+
 /* One run: its boot record passed and ran this workload; its raw output
  * is whole and saw one window. Exits 2 naming the file otherwise. */
 static void read_run(struct run *r, const char *workload)
@@ -516,6 +543,10 @@ static void read_run(struct run *r, const char *workload)
 		kf_die(2, "--run %s: want a run's boot record DIR/<cpu>.json", r->path);
 	kf_boot_rec_read(&r->boot, r->path, KF_MUST, "run make c2c again");
 	logpath = kf_xasprintf("%.*s.log", (int)(len - 5), r->path);
+	mttcg_refused(r->path, logpath);
+	if (r->boot.verdict && !strcmp(r->boot.verdict, "qemu-error"))
+		kf_die(2, "%s: QEMU did not run the guest (verdict qemu-error); its own words are "
+		       "in %s (lines '! qemu:')", r->path, logpath);
 	if (!r->boot.verdict || strcmp(r->boot.verdict, "pass") != 0)
 		kf_die(2, "%s: the c2c run's verdict is %s, not pass; the init's reason "
 		       "(c2c_workload) is in %s. A kernel without CONFIG_SMP or "

@@ -736,12 +736,12 @@ static void c2c_section(struct strbuf *sb, const struct report *r)
 				sb_add(sb, "</td><td>static</td><td>");
 			for (size_t fi = 0; fi < l->nfunctions; fi++) {
 				sb_wrap(sb, fi ? ", <code>" : "<code>", l->functions[fi].name, "</code>");
-				sb_addf(sb, " %.0f", l->functions[fi].hitm);
+				sb_addf(sb, " %.3g", l->functions[fi].hitm);
 			}
 			sb_add(sb, "</td><td>");
 			for (size_t fi = 0; fi < l->nfunctions_other; fi++) {
 				sb_wrap(sb, fi ? ", <code>" : "<code>", l->functions_other[fi].name, "</code>");
-				sb_addf(sb, " %.0f", l->functions_other[fi].hitm);
+				sb_addf(sb, " %.3g", l->functions_other[fi].hitm);
 			}
 			sb_add(sb, "</td></tr>\n");
 		}

@@ -174,6 +174,21 @@ if [ $rc = 2 ] && grep -q "another machine, count= or TCG mode than" "$kf_tmp/re
 	[ "$(md5sum < "$rec")" = "$sum" ]; then ok "c2c-record refuses runs of two TCG modes, record untouched"
 else not_ok "c2c-record refuses runs of two TCG modes (exit $rc)"; diag < "$kf_tmp/rec.out"; fi
 check_fails "make c2c refuses an unknown tcg=" 2 "tcg=both: want multi" make out="$o" c2c flavour=generic tcg=both
+# A QEMU that cannot run this guest multi-threaded says so in its log and
+# goes on: such a run is refused by name, the fix named.
+cp "$r"/runs/calib-8/nocona/1/nocona.* "$bad"/
+echo "[+   0.010]! qemu: qemu-system-x86_64: warning: Guest not yet converted to MTTCG - you may get unexpected results" >> "$bad/nocona.log"
+refused "a run whose QEMU could not run the guest multi-threaded" "cannot run the guest under multi-threaded TCG: .*Guest not yet converted to MTTCG.*Run make c2c tcg=single"
+# Attribution from the probe's facts, never a guess: a run without them
+# (a kernel without patches/<kver>/0003) is refused by name.
+cp "$r"/runs/calib-8/nocona/1/nocona.* "$bad"/
+jq 'del(.facts["probe.cpu1.percpu_phys"])' "$bad/nocona.json" > "$bad/x" && mv "$bad/x" "$bad/nocona.json"
+"$t/c2c-record" --out "$rec" --flavour generic --kver 6.1 --cpu nocona --workload calib-8 \
+	--vmlinux "$o/6.1/generic/vmlinux" --run "$bad/nocona.json" > "$kf_tmp/rec.out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q "no probe.cpu1.percpu_phys fact: .*c2c-record does not guess" "$kf_tmp/rec.out" &&
+	[ "$(md5sum < "$rec")" = "$sum" ]; then ok "c2c-record refuses a run without the probe's layout facts, record untouched"
+else not_ok "c2c-record refuses a run without the probe's layout facts (exit $rc)"; diag < "$kf_tmp/rec.out"; fi
 
 # --- make: a plugin header of another API, a QEMU without -plugin ------------
 fake=$kf_tmp/fakesrc
