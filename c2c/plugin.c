@@ -344,49 +344,38 @@ static unsigned step(struct state *st, unsigned cpu, const uint64_t m[2], bool s
 	return ev;
 }
 
-/* Count one access's events ev in a line's figures f and the totals t.
- * rmw: the store of a read-modify-write, counted only where it
- * invalidates. */
+/* Add one access's events ev to x, a line's struct figs or a vCPU's struct
+ * totals (the same names, other widths). rmw: the store of a
+ * read-modify-write, counted only where it invalidates. */
+#define FALSE_HITM(ev)	(((ev) & (EV_HITM | EV_FALSE)) == (EV_HITM | EV_FALSE))
+#define COUNT(x, ev, store, rmw) do {					\
+	if (rmw) {							\
+		(x)->inval += !!((ev) & EV_INVAL);			\
+		(x)->rmw++;						\
+	} else if (store) {						\
+		(x)->stores++;						\
+		(x)->store_miss += !!((ev) & EV_MISS);			\
+		(x)->store_hitm += !!((ev) & EV_HITM);			\
+		(x)->store_hitm_false += FALSE_HITM(ev);		\
+		(x)->inval += !!((ev) & EV_INVAL);			\
+	} else {							\
+		(x)->loads++;						\
+		(x)->load_miss += !!((ev) & EV_MISS);			\
+		(x)->load_hitm += !!((ev) & EV_HITM);			\
+		(x)->load_hitm_false += FALSE_HITM(ev);			\
+	}								\
+} while (0)
+
+/* Count an access's events in a line's figures f and, where the access is
+ * counted (first), in the vCPU's totals t. */
 static void count(struct figs *f, struct totals *t, unsigned ev, bool store, bool rmw,
 		  bool first, uint64_t pc)
 {
-	if (rmw) {
-		f->inval += !!(ev & EV_INVAL);
-		f->rmw++;
-		if (first) {
-			t->inval += !!(ev & EV_INVAL);
-			t->rmw++;
-		}
-		return;
-	}
-	if (store) {
-		f->stores++;
-		f->store_miss += !!(ev & EV_MISS);
-		f->store_hitm += !!(ev & EV_HITM);
-		f->store_hitm_false += (ev & (EV_HITM | EV_FALSE)) == (EV_HITM | EV_FALSE);
-		f->inval += !!(ev & EV_INVAL);
-	} else {
-		f->loads++;
-		f->load_miss += !!(ev & EV_MISS);
-		f->load_hitm += !!(ev & EV_HITM);
-		f->load_hitm_false += (ev & (EV_HITM | EV_FALSE)) == (EV_HITM | EV_FALSE);
-	}
-	if (ev & EV_HITM)
+	COUNT(f, ev, store, rmw);
+	if ((ev & EV_HITM) && !rmw)
 		f->hitm_pc = pc;
-	if (!first)
-		return;
-	if (store) {
-		t->stores++;
-		t->store_miss += !!(ev & EV_MISS);
-		t->store_hitm += !!(ev & EV_HITM);
-		t->store_hitm_false += (ev & (EV_HITM | EV_FALSE)) == (EV_HITM | EV_FALSE);
-		t->inval += !!(ev & EV_INVAL);
-	} else {
-		t->loads++;
-		t->load_miss += !!(ev & EV_MISS);
-		t->load_hitm += !!(ev & EV_HITM);
-		t->load_hitm_false += (ev & (EV_HITM | EV_FALSE)) == (EV_HITM | EV_FALSE);
-	}
+	if (first)
+		COUNT(t, ev, store, rmw);
 }
 
 /*
