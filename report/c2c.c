@@ -122,7 +122,8 @@ void c2c_words(struct strbuf *sb, const struct report *r)
 	else if (!others)
 		sb_addf(sb, "One flavour (%s): nothing to compare.", first->name);
 	else if (single)
-		sb_add(sb, "A record of one run has no spread: no difference is claimed (runs=5).");
+		sb_add(sb, "A record of one run has no spread: no difference is claimed (make c2c "
+			   "runs=5 gives one).");
 	else
 		sb_addf(sb, "No figure differs from %s's by more than both spreads: at run time "
 			"the flavours do the same here.", first->name);
