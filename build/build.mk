@@ -3,15 +3,18 @@
 # Every flavour's Kbuild is a recipe of this one make, so all of them share
 # its jobserver (-j$(jobs)). docs/build.md explains the choices below.
 
-$(eval $(call tool,build-progress,build/progress.c build/kbuild.c lib/proc.c $(records_src),-ljansson))
-$(eval $(call tool,build-facts,build/facts.c build/kbuild.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
+$(eval $(call tool,build-progress,build/progress.c build/kbuild.c build/ccremote.c lib/proc.c $(records_src),-ljansson))
+$(eval $(call tool,build-facts,build/facts.c build/kbuild.c build/ccremote.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
+$(eval $(call tool,cache-check,build/cachecheck.c build/ccremote.c lib/proc.c lib/sha256.c,-lcrypto))
 $(eval $(call tool,farm-check,build/farmcheck.c lib/proc.c,-lelf))
 $(eval $(call tool,farm-net,build/farmnet.c,))
 build_tools := $(tools)/build-progress $(tools)/build-facts
-$(build_tools): build/kbuild.h
+$(build_tools): build/kbuild.h build/ccremote.h
+$(tools)/cache-check: build/ccremote.h
 # A build's inputs are the tools' sources, not their binaries: tools rebuilt
 # from the same sources (another out=, another user) rebuild no kernel.
-build_tool_src := build/progress.c build/facts.c build/kbuild.c build/kbuild.h build/build.mk
+build_tool_src := build/progress.c build/facts.c build/kbuild.c build/kbuild.h build/build.mk \
+	build/ccremote.c build/ccremote.h
 
 # Toolchain: rewritten only when the compiler or linker version changes, so
 # its mtime is a build input like any file (the Kbuild 'filechk' idiom).
@@ -50,6 +53,18 @@ ifeq ($(filter-out 0,$(DISTCC_BACKOFF_PERIOD)),)
 $(error DISTCC_BACKOFF_PERIOD=0 makes distcc retry a refusing host forever; give it seconds, e.g. 120)
 endif
 endif
+# ccache_remote=redis://[:PASSWORD@]HOST[:PORT]: ccache's remote storage,
+# shared by a team, read and written by every flavour's build as well as the
+# local cache (docs/build.md "A shared compiler cache"). Its URL reaches the
+# tools in the environment (KF_CCACHE_REMOTE), never on a command line, and
+# every message shows the password as ***. Before any build, cache-check
+# --form refuses a malformed URL, another scheme and a ccache without Redis
+# support; build-progress then probes the server (2 s) and builds with the
+# local cache only, warning once, when it does not answer or refuses the
+# password; ccache itself gives up on it after CCR_CONNECT_MS/
+# CCR_OPERATION_MS per compile (build/ccremote.h). Off with CCACHE=0.
+ccache_remote ?=
+ccremote_want := $(if $(filter-out 0,$(CCACHE)),$(if $(strip $(ccache_remote)),1))
 build_path := $(if $(ccache_on),/usr/lib/ccache:,$(if $(distcc_on),/usr/lib/distcc:))$(PATH)
 
 # distcc would run "gcc" as "x86_64-linux-gnu-gcc" (its cross rewrite), also
@@ -80,7 +95,7 @@ kbuild_debugmap = -fdebug-prefix-map=$(abspath $(kdir)/$(1))=.
 # kbuild_env FLAVOUR: the environment of one flavour's Kbuild.
 # KBUILD_BUILD_TIMESTAMP is the tree's release date: the mtime of the
 # extracted top Makefile, which Debian sets to the package's changelog date.
-kbuild_env = env $(addprefix -u ,$(cmdline_vars)) PATH='$(build_path)' \
+kbuild_env = env $(addprefix -u ,$(cmdline_vars)) -u ccache_remote PATH='$(build_path)' \
 	KBUILD_BUILD_TIMESTAMP="$$(LC_ALL=C date -u -r $(src)/Makefile)" \
 	KBUILD_BUILD_USER=kflavour KBUILD_BUILD_HOST=kflavour KBUILD_BUILD_VERSION=1 \
 	KCPPFLAGS='$(kbuild_cppflags) $(call kbuild_debugmap,$(1))' \
@@ -100,8 +115,10 @@ cmdline_vars = $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v
 define flavour_build
 $(kdir)/$(1)/.config: $(kdir)/$(1)/config.stamp ;
 $(kdir)/$(1)/build.stamp: MAKEOVERRIDES :=
+$(kdir)/$(1)/build.stamp: export KF_CCACHE_REMOTE := $(if $(ccremote_want),$(ccache_remote))
 $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) \
-		$(build_tool_src) $(kdir)/$(1)/modules.want | $(build_tools) $$$$(call build_after,$(1))
+		$(build_tool_src) $(kdir)/$(1)/modules.want | $(build_tools) $$$$(call build_after,$(1)) \
+		$(if $(ccremote_want),kf-cache-form)
 	@rm -f $$@
 	@if [ -f $(kdir)/$(1)/ccache.log ]; then \
 		cat $(kdir)/$(1)/ccache.log >> $(kdir)/$(1)/ccache-history.log && rm -f $(kdir)/$(1)/ccache.log; fi
@@ -111,10 +128,12 @@ $(kdir)/$(1)/build.stamp: $(kdir)/$(1)/.config $(tree_stamp) $(toolchain_stamp) 
 		--log $(kdir)/$(1)/build.log \
 		$$$$(cmp -s $(kdir)/$(1)/modules.want $(kdir)/$(1)/modules.built && \
 			echo --expect-json $(kdir)/$(1)/.build.json.prev) --expect-config $(kdir)/$(1)/.config \
-		$(if $(filter 1,$(modules)),--modules) --interval $(progress_interval) --) \
+		$(if $(filter 1,$(modules)),--modules) --interval $(progress_interval) \
+		$(if $(ccremote_want),--remote-state $(kdir)/$(1)/ccache-remote) --) \
 		$$(MAKE) -C $(src) O=$(kdir)/$(1) bzImage $(if $(filter 1,$(modules)),modules)
 	@$(tools)/build-facts --flavour $(1) --kver $(kver) --odir $(kdir)/$(1) \
 		--ccache $(if $(ccache_on),1,0) --ccache-log $(kdir)/$(1)/ccache.log \
+		$(if $(ccremote_want),--ccache-remote-state $(kdir)/$(1)/ccache-remote) \
 		$(if $(distcc_on),--distcc-hosts '$(DISTCC_HOSTS)' --distcc-log $(kdir)/$(1)/distcc.log)
 	@cp $(kdir)/$(1)/modules.want $(kdir)/$(1)/modules.built
 	@touch $$@
@@ -181,3 +200,16 @@ farm-check: $(tools)/farm-check
 	@$(tools)/farm-check --hosts '$(DISTCC_HOSTS)' --timeout '$(farm_check_timeout)'
 # Seconds a host may take to answer the probe (its DISTCC_IO_TIMEOUT).
 farm_check_timeout ?= 20
+
+# cache-check: the shared cache of ccache_remote answers, accepts the
+# password, stores an object and returns it (build/cachecheck.c, with
+# ccache itself). kf-cache-form: its form and ccache's Redis support only,
+# before any build that uses it.
+.PHONY: cache-check kf-cache-form
+cache-check kf-cache-form: export KF_CCACHE_REMOTE := $(ccache_remote)
+cache-check: $(tools)/cache-check
+	@$(tools)/cache-check --timeout '$(cache_check_timeout)'
+kf-cache-form: $(tools)/cache-check
+	@$(tools)/cache-check --form --quiet
+# Seconds the server may take to answer each step.
+cache_check_timeout ?= 5

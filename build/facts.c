@@ -4,7 +4,7 @@
  *
  *   build-facts --flavour F --kver K --odir DIR [--json FILE] [--ccache 0|1]
  *            [--ccache-log FILE] [--distcc-hosts HOSTS]
- *            [--distcc-log FILE] [--quiet]
+ *            [--distcc-log FILE] [--ccache-remote-state FILE] [--quiet]
  *   build-facts --from-compiler --odir DIR
  *
  * Everything comes from what the build left in DIR (the Kbuild O=):
@@ -14,7 +14,11 @@
  * linker script merges into others; code bytes: the function symbols' sizes), init/.main.o.cmd (-march, -mtune as
  * gcc really got them), the kernel objects' .cmd files (how many objects the
  * kernel has), ccache's stats log of this build (hits, misses) and distcc's
- * client log (where each compile ran, kb_distcc_count). The JSON
+ * client log (where each compile ran, kb_distcc_count); with ccache_remote,
+ * the shared cache's URL (redacted) and whether it was used (build-progress's
+ * --remote-state FILE) and its hits, misses, errors and timeouts from the same
+ * stats log (ccr_count); a build whose remote failed gets one warning line on
+ * stderr. The JSON
  * is built with jansson and written atomically; then one line goes to
  * stdout: "  BUILD   F: done in 201 s (1012 objects, ccache 0 hits / 1012 misses)".
  *
@@ -23,6 +27,7 @@
  */
 #include "../lib/kf.h"
 #include "../lib/records.h"
+#include "ccremote.h"
 #include "kbuild.h"
 
 #include <errno.h>
@@ -264,7 +269,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: build-facts --flavour F --kver K --odir DIR [--json FILE]"
 		" [--ccache 0|1] [--ccache-log FILE] [--distcc-hosts HOSTS]"
-		" [--distcc-log FILE] [--quiet]\n"
+		" [--distcc-log FILE] [--ccache-remote-state FILE] [--quiet]\n"
 		"       build-facts --from-compiler --odir DIR\n");
 	exit(2);
 }
@@ -328,7 +333,10 @@ static size_t distcc_hosts_used(const struct kb_distcc *d, long *failed)
 int main(int argc, char **argv)
 {
 	const char *flavour = NULL, *kver = NULL, *odir = NULL, *json_path = NULL;
-	const char *ccache_log = NULL, *distcc = NULL, *distcc_log = NULL;
+	const char *ccache_log = NULL, *distcc = NULL, *distcc_log = NULL, *remote_state = NULL;
+	char *remote = NULL;	/* the state file's text: "on URL" or "off URL WHY" */
+	struct ccr_counts rc = { 0, 0, 0, 0, 0 };
+	json_t *jcc;
 	static const struct option opts[] = {
 		{ "from-compiler", no_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -340,6 +348,7 @@ int main(int argc, char **argv)
 		{ "ccache-log", required_argument, NULL, 'l' },
 		{ "distcc-hosts", required_argument, NULL, 'd' },
 		{ "distcc-log", required_argument, NULL, 'D' },
+		{ "ccache-remote-state", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ccache_on = 0, quiet = 0, from_cc = 0, c;
@@ -368,6 +377,7 @@ int main(int argc, char **argv)
 		case 'l': ccache_log = optarg; break;
 		case 'd': distcc = optarg; break;
 		case 'D': distcc_log = optarg; break;
+		case 'R': remote_state = optarg; break;
 		default: usage();
 		}
 	}
@@ -462,7 +472,17 @@ int main(int argc, char **argv)
 		text = kf_read_file(ccache_log, NULL);
 		if (text)
 			kb_ccache_count(text, &cc);
+		ccr_count(text, &rc);
 		free(text);
+	}
+	if (ccache_on && remote_state) {
+		remote = kf_read_file(remote_state, NULL);
+		if (remote)
+			kf_trim(remote);
+		if (remote && strncmp(remote, "on ", 3) != 0 && strncmp(remote, "off ", 4) != 0) {
+			free(remote);
+			remote = NULL;
+		}
 	}
 
 	if (distcc && *distcc && distcc_log) {
@@ -480,8 +500,23 @@ int main(int argc, char **argv)
 	json_object_set_new(root, "last_full_build", last_full_build(odir, compiled,
 			    round1(times.wall), round1(times.cpu), started, finished,
 			    warnings, wlines));
-	json_object_set_new(root, "ccache", json_pack("{s:b, s:I, s:I}", "enabled", ccache_on,
-			    "hits", (json_int_t)cc.hits, "misses", (json_int_t)cc.misses));
+	jcc = json_pack("{s:b, s:I, s:I}", "enabled", ccache_on, "hits", (json_int_t)cc.hits,
+			"misses", (json_int_t)cc.misses);
+	if (remote) {
+		int on = remote[1] == 'n';
+		char *url = remote + (on ? 3 : 4), *why = strchr(url, ' ');
+
+		if (why)
+			*why++ = '\0';
+		json_object_set_new(jcc, "remote", json_pack("{s:s, s:b, s:s?, s:I, s:I, s:I, s:I, s:I}",
+				    "url", url, "used", on, "off_because", on ? NULL : why,
+				    "hits", (json_int_t)rc.hits, "misses", (json_int_t)rc.misses,
+				    "errors", (json_int_t)rc.errors, "timeouts", (json_int_t)rc.timeouts,
+				    "stored", (json_int_t)rc.stored));
+	} else {
+		json_object_set_new(jcc, "remote", json_null());
+	}
+	json_object_set_new(root, "ccache", jcc);
 	json_object_set_new(root, "distcc_hosts", str_or_null(distcc));
 	json_object_set_new(root, "distcc", distcc && *distcc ? distcc_json(&dc) : json_null());
 	json_object_set_new(root, "warnings", json_integer(warnings));
@@ -508,10 +543,20 @@ int main(int argc, char **argv)
 	if (!quiet) {
 		char ccs[96];
 
+		char rcs[160] = "";
+
 		if (ccache_on)
 			snprintf(ccs, sizeof(ccs), "ccache %ld hits / %ld misses", cc.hits, cc.misses);
 		else
 			snprintf(ccs, sizeof(ccs), "ccache off");
+		if (remote && remote[1] == 'n' && (rc.errors || rc.timeouts))
+			snprintf(rcs, sizeof(rcs), ", remote %ld hits / %ld misses, %ld errors, %ld timeouts",
+				 rc.hits, rc.misses, rc.errors, rc.timeouts);
+		else if (remote && remote[1] == 'n')
+			snprintf(rcs, sizeof(rcs), ", remote %ld hits / %ld misses, %ld stored", rc.hits,
+				 rc.misses, rc.stored);
+		else if (remote)
+			snprintf(rcs, sizeof(rcs), ", remote off");
 		char dcs[160] = "";
 		long failed;
 
@@ -521,9 +566,15 @@ int main(int argc, char **argv)
 			snprintf(dcs, sizeof(dcs), ", distcc %ld remote on %zu hosts, %ld here, "
 				 "%ld failed attempts redone", dc.remote, used, dc.local, failed);
 		}
-		printf("  BUILD   %s: done in %.0f s (%ld objects, %s%s)\n", flavour,
-		       times.wall, objects, ccs, dcs);
+		printf("  BUILD   %s: done in %.0f s (%ld objects, %s%s%s)\n", flavour,
+		       times.wall, objects, ccs, rcs, dcs);
+		if (remote && remote[1] == 'n' && (rc.errors || rc.timeouts))
+			fprintf(stderr, "kflavour: warning: %s: the shared cache %s failed %ld compiles' "
+				"lookups or stores (%ld errors, %ld timeouts): those used the local cache "
+				"only; make cache-check tells why\n", flavour, remote + 3,
+				rc.errors + rc.timeouts, rc.errors, rc.timeouts);
 	}
 	free(release);
+	free(remote);
 	return 0;
 }

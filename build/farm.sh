@@ -19,6 +19,19 @@
 #   farm.sh kill|stop|cont DIR N   SIGKILL/SIGSTOP/SIGCONT server N (1-based)
 #   farm.sh run N -- CMD...  N ok servers, CMD with DISTCC_HOSTS set, then down
 #                            (also on SIGINT/SIGTERM)
+#   farm.sh cache DIR [DIRECTIVE VALUE]...   a redis-server for ccache's
+#                            remote storage (docs/build.md "A shared compiler
+#                            cache") in a namespace of its own, as server 1
+#                            of DIR: DIR/1/redis.conf (mode 600) has a
+#                            generated requirepass, bind to its one address,
+#                            maxmemory 256mb, allkeys-lru, no persistence;
+#                            DIRECTIVE VALUE pairs override (maxmemory 1mb,
+#                            maxmemory-policy noeviction, requirepass PW).
+#                            Prints the ccache_remote URL (also DIR/url,
+#                            mode 600). kill|stop|cont DIR 1 signal it, down
+#                            removes it.
+#   farm.sh cache-restart DIR   the cache server killed and started again on
+#                            its config: empty (it keeps nothing on disk)
 #   farm.sh net              print farm_net
 #   farm.sh check            farm_net against this machine's addresses and
 #                            routes: exit 1 naming each conflict
@@ -101,6 +114,53 @@ up_one() {
 	echo "$c:$port/$jobs"
 }
 
+# The cache server: one slot, its namespace and veth as a distccd's, then
+# redis-server on the slot's inner address only.
+redis_port=6379
+cache_up() {
+	local dir=$1 s h c spare sd pw
+	shift
+	s=$(take_slot)
+	echo "$dir" > "$locks/$s/dir"
+	read -r h c spare <<< "$(farmnet slot "$net" "$s")"
+	sd=$dir/1
+	mkdir -p "$sd"
+	echo "$s" > "$sd/slot"
+	ip netns add "kf-farm-$s"
+	ip link add "kfh$s" type veth peer name "kfn$s" netns "kf-farm-$s"
+	ip addr add "$h/30" dev "kfh$s"
+	ip link set "kfh$s" up
+	ip -n "kf-farm-$s" link set lo up
+	ip -n "kf-farm-$s" addr add "$c/30" dev "kfn$s"
+	ip -n "kf-farm-$s" link set "kfn$s" up
+	pw=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+	# The team's config (docs/build.md): a password, one address, a memory
+	# cap that evicts the least recently used object, nothing on disk.
+	( umask 077
+	  { echo "bind $c"; echo "port $redis_port"; echo "protected-mode yes"
+	    echo "requirepass $pw"; echo "maxmemory 256mb"; echo "maxmemory-policy allkeys-lru"
+	    echo 'save ""'; echo "appendonly no"; echo "daemonize yes"
+	    echo "pidfile $sd/pid"; echo "logfile $sd/log"; echo "dir $sd"
+	    while [ $# -ge 2 ]; do echo "$1 $2"; shift 2; done
+	  } > "$sd/redis.conf" )
+	cache_start "$dir"
+	pw=$(awk '$1 == "requirepass" {p = $2} END {print p}' "$sd/redis.conf")
+	( umask 077; echo "redis://:$pw@$c:$redis_port" > "$dir/url" )
+	cat "$dir/url"
+}
+cache_start() {
+	local sd=$1/1 s c _
+	s=$(cat "$sd/slot")
+	c=$(awk '$1 == "bind" {print $2}' "$sd/redis.conf")
+	rm -f "$sd/pid"
+	ip netns exec "kf-farm-$s" redis-server "$sd/redis.conf" > /dev/null
+	for _ in $(seq 40); do
+		[ -s "$sd/pid" ] && grep -q "Ready to accept connections" "$sd/log" 2>/dev/null && return
+		sleep 0.25
+	done
+	die "redis-server in kf-farm-$s did not start on $c; see $sd/log"
+}
+
 down() {
 	local dir=$1 sd s ns p
 	for sd in "$dir"/[0-9]*; do
@@ -148,6 +208,17 @@ down)	down "$2" ;;
 kill)	signal KILL "$2" "$3" ;;
 stop)	signal STOP "$2" "$3" ;;
 cont)	signal CONT "$2" "$3" ;;
+cache)	dir=$2; shift 2
+	[ $(( $# % 2 )) = 0 ] || die "usage: farm.sh cache DIR [DIRECTIVE VALUE]..."
+	farmnet check "$net" || exit 1
+	ip route replace unreachable "$net"
+	mkdir -p "$dir"
+	trap 'down "$dir"' ERR
+	cache_up "$dir" "$@" ;;
+cache-restart)
+	signal KILL "$2" 1
+	for _ in $(seq 20); do [ -z "$(ip netns pids "kf-farm-$(cat "$2/1/slot")")" ] && break; sleep 0.25; done
+	cache_start "$2" ;;
 run)	n=$2; [ "${3:-}" = -- ] || die "usage: farm.sh run N -- CMD..."; shift 3
 	dir=$(mktemp -d /tmp/kf-farm.XXXXXX)
 	trap 'down "$dir"; rm -rf "$dir"' EXIT
@@ -158,5 +229,5 @@ run)	n=$2; [ "${3:-}" = -- ] || die "usage: farm.sh run N -- CMD..."; shift 3
 	hosts=$("$0" up "$dir" $kinds)
 	echo "  FARM    $n distccd: DISTCC_HOSTS='$hosts' (logs: $dir/N/log)" >&2
 	DISTCC_HOSTS=$hosts "$@" ;;
-*)	die "usage: farm.sh up DIR KIND... | down DIR | kill|stop|cont DIR N | run N -- CMD... | net | check" ;;
+*)	die "usage: farm.sh up DIR KIND... | cache DIR [DIRECTIVE VALUE]... | cache-restart DIR | down DIR | kill|stop|cont DIR N | run N -- CMD... | net | check" ;;
 esac

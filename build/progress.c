@@ -4,6 +4,7 @@
  *
  *   build-progress --name NAME --log FILE [--expect-json FILE]
  *               [--expect-config FILE [--modules]] [--interval S]
+ *               [--remote-state FILE]
  *               -- COMMAND [ARG...]
  *
  * COMMAND (the Kbuild make) runs with stdout and stderr into a pipe; every
@@ -25,11 +26,19 @@
  * log's path; the exit status is COMMAND's. SIGINT, SIGTERM and SIGHUP are
  * passed on to COMMAND; build-progress then dies of the same signal, so make
  * sees an interrupted recipe.
+ *
+ * With --remote-state FILE, ccache_remote's URL is in $KF_CCACHE_REMOTE
+ * (build.mk): the server is probed (ccr_probe, 2 s); when it answers and
+ * takes the password, COMMAND gets CCACHE_REMOTE_STORAGE in ccache's form,
+ * and FILE says "on URL"; else one warning line, COMMAND builds with the
+ * local cache only and FILE says "off URL WHY". URL is always redacted, and
+ * KF_CCACHE_REMOTE is not passed on.
  */
 #include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
 #include "../lib/records.h"
+#include "ccremote.h"
 #include "kbuild.h"
 
 #include <errno.h>
@@ -179,7 +188,7 @@ static long config_estimate(const char *path, int modules)
 static void usage(void)
 {
 	fprintf(stderr, "usage: build-progress --name NAME --log FILE [--expect-json FILE] [--expect-config FILE [--modules]]"
-		" [--interval SECONDS] -- COMMAND [ARG...]\n");
+		" [--interval SECONDS] [--remote-state FILE] -- COMMAND [ARG...]\n");
 	exit(2);
 }
 
@@ -215,9 +224,44 @@ static void free_state(struct state *s)
 		free(s->stars[i]);
 }
 
+/* The shared cache for COMMAND's ccache, and what FILE records of it. */
+#define REMOTE_PROBE_MS 2000
+static void remote_setup(const char *name, const char *state)
+{
+	const char *url = getenv(CCR_ENV);
+	char err[1024], red[512], *text;
+	struct ccr_url u;
+
+	unsetenv("CCACHE_REMOTE_STORAGE");
+	if (!url || !*url) {
+		unlink(state);
+		unsetenv(CCR_ENV);
+		return;
+	}
+	if (ccr_parse(url, &u, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	ccr_redacted(&u, red, sizeof(red));
+	if (ccr_probe(&u, REMOTE_PROBE_MS, 0, err, sizeof(err)) == CCR_OK) {
+		char value[1024];
+
+		ccr_ccache_value(&u, value, sizeof(value));
+		setenv("CCACHE_REMOTE_STORAGE", value, 1);
+		text = kf_xasprintf("on %s\n", red);
+	} else {
+		fprintf(stderr, "kflavour: warning: %s: shared cache: %s; building with the local "
+			"cache only (make cache-check)\n", name, err);
+		text = kf_xasprintf("off %s %s\n", red, err);
+	}
+	unsetenv(CCR_ENV);
+	if (kf_write_atomic(state, text, strlen(text)) < 0)
+		kf_die(2, "cannot write %s: %s", state, strerror(errno));
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = NULL, *log_path = NULL, *expect_json = NULL, *config = NULL;
+	const char *remote_state = NULL;
 	double interval = 5, start, last;
 	struct state s;
 	struct rusage ru;
@@ -230,6 +274,7 @@ int main(int argc, char **argv)
 		{ "expect-config", required_argument, NULL, 'c' },
 		{ "modules", no_argument, NULL, 'm' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "remote-state", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int i, c, status = 0, code, sig = 0, modules = 0;
@@ -244,6 +289,7 @@ int main(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'm': modules = 1; break;
 		case 'i': interval = strtod(optarg, NULL); break;
+		case 'r': remote_state = optarg; break;
 		default: usage();
 		}
 	}
@@ -264,6 +310,8 @@ int main(int argc, char **argv)
 	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (s.log_fd < 0)
 		kf_die(2, "cannot write %s: %s", log_path, strerror(errno));
+	if (remote_state)
+		remote_setup(name, remote_state);
 	kf_proc_forward_signals();
 
 	start = last = kf_now();

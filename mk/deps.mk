@@ -8,8 +8,10 @@ deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	linux-config-$(kver) libglib2.0-dev pkgconf
 # iproute2 and clang: the distcc farm's namespaces, and its server with
 # another compiler (build/farm.sh, tests/e2e/36-farm-check.sh).
+# redis-server: the shared compiler cache's server in the tests
+# (build/farm.sh cache, tests/e2e/37-cache-check.sh, tests/slow/36-cache.sh).
 deps_check := libcmocka-dev distcc chromium python3-jsonschema cppcheck jq \
-	clang-tidy valgrind iproute2 clang
+	clang-tidy valgrind iproute2 clang redis-server
 
 .PHONY: deps check-deps
 deps:

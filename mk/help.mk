@@ -65,6 +65,8 @@ Checks:
   make check-repro flavour=generic   two builds, byte-identical bzImage
   make farm-check DISTCC_HOSTS=...   each distcc host reachable and compiling
                         with this machine's gcc (a probe's object compared)
+  make cache-check ccache_remote=...   the shared cache answers, takes the
+                        password, stores an object and returns it (with ccache)
   make bench            speed ratios in one run: builds, boots, no-ops, ccache,
                         a fragment toggle, distro=FLAVOUR, a distcc farm, c2c
                         (steps="11": only some; docs/benchmarks.md)
@@ -88,6 +90,12 @@ Variables:
                         busy: a line "kflavour: busy:", make exits 2)
   runs=N workload=W     make c2c: runs per flavour (5), the guest workload (pipe)
   CCACHE=0              build without ccache
+  ccache_remote=redis://[:PASSWORD@]HOST[:PORT]   a team's shared compiler cache
+                        (ccache's Redis remote storage, read and written by every
+                        build; give it in the environment: make's command line is
+                        in ps); password letters, digits, . _ ~ - only; shown as
+                        ***; a server that does not answer is skipped with a
+                        warning (docs/build.md "A shared compiler cache")
   KF_PROBE_CACHE=DIR    Kconfig's compiler probes kept there (default
                         out/kconfig-probes; empty: every parse probes)
   V=1                   host tools' whole gcc commands, not "  HOSTCC  name" lines

@@ -22,6 +22,7 @@ $(out)/tests/test_logparse: boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_boot_qemu,boot/qemu.c boot/logparse.c,))
 $(out)/tests/test_boot_qemu: boot/qemu.h boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))
+$(eval $(call unit_test,test_build_ccremote,build/ccremote.c,))
 $(eval $(call unit_test,test_audit_lint,config/fragment.c,-ljansson))
 $(eval $(call unit_test,test_audit_misses,config/misses.c config/fragment.c lib/record.c,-ljansson))
 $(out)/tests/test_audit_misses: config/audit.h config/fragment.h
