@@ -79,11 +79,13 @@ ifeq ($(unlocked),)
 # only for recipes (4.4 while parsing too). With -jN given, the real make
 # joins this one's jobserver of N slots; a -j$(jobs) of ours would replace
 # it ("-j2 forced in submake"): make -j3 built with 2 jobs on 2 cores.
+# exec: the shell gives way to the lock, as a one-command recipe's does, so
+# a Ctrl-C reaches the make under it (tests/e2e/70-robust.sh).
 .PHONY: $(goals) kf-locked
 $(goals): kf-locked ; @:
 kf-locked:
 	@case " $${MAKEFLAGS%%-- *}" in *" -j"*) j= ;; *) j=-j$(jobs) ;; esac; \
-	mk/lock '$(out)' '$(wait)' $(MAKE) $$j $(MAKECMDGOALS)
+	exec mk/lock '$(out)' '$(wait)' $(MAKE) $$j $(MAKECMDGOALS)
 else
 
 kdir    := $(out)/$(kver)
