@@ -14,7 +14,7 @@ trap '[ -f "$kf_tmp/real.pid" ] && watch_stop "$kf_tmp/real"; build/farm.sh down
 k=$KF_OUT/6.1
 pw=kfSecret0123
 
-check "cache-check builds" make "$KF_TOOLS/cache-check" "$KF_TOOLS/farm-net" out="$KF_OUT"
+check "cache-check builds" make "$KF_TOOLS/cache-check" "$KF_TOOLS/farm-net" "$KF_TOOLS/build-progress" out="$KF_OUT"
 log_before=$(stat -c %Y "$k/generic/build.log" 2>/dev/null)
 # refused: make build with the setting in the environment (as docs/build.md
 # advises: make's own command line is in ps)
@@ -67,6 +67,18 @@ check "make cache-check passes the server" env ccache_remote="$url" make cache-c
 grep -q "got it back, byte for byte" "$kf_tmp/last.out" && ok "... ccache stored and got back its probe" ||
 	{ not_ok "... ccache stored and got back its probe"; diag < "$kf_tmp/last.out"; }
 check_eq "... and showed no password" "$(grep -c "${url#redis://:}" "$kf_tmp/last.out")" 0
+# valgrind: no memory error, no definite or indirect leak (as 85-lint.sh's)
+vg=(valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99)
+vgrun() { KF_CCACHE_REMOTE=$1 "${vg[@]}" "${@:2}"; }
+check "valgrind: cache-check against the server" vgrun "$url" "$KF_TOOLS/cache-check"
+check_fails "valgrind: cache-check --form refusing a URL" 2 "unknown scheme" vgrun "http://$hp" "$KF_TOOLS/cache-check" --form
+check "valgrind: build-progress probing the server" vgrun "$url" "$KF_TOOLS/build-progress" --name t \
+	--log "$kf_tmp/bp.log" --remote-state "$kf_tmp/bp.state" -- sh -c 'test -n "$CCACHE_REMOTE_STORAGE" && test -z "$KF_CCACHE_REMOTE"'
+check_eq "... Kbuild gets ccache's setting, not ours; the state file says on" "$(cat "$kf_tmp/bp.state")" "on redis://:***@$hp"
+check "valgrind: build-progress with a wrong password" vgrun "redis://:wrong$pw@$hp" "$KF_TOOLS/build-progress" --name t \
+	--log "$kf_tmp/bp.log" --remote-state "$kf_tmp/bp.state" -- sh -c 'test -z "$CCACHE_REMOTE_STORAGE"'
+grep -q "^kflavour: warning: t: shared cache: redis://:\*\*\*@$hp refuses the password.*building with the local cache only" "$kf_tmp/last.out" &&
+	ok "... warns once and builds with the local cache only" || { not_ok "... warns once and builds with the local cache only"; diag < "$kf_tmp/last.out"; }
 check_fails "a wrong password is named" 2 "redis://:\*\*\*@$hp refuses the password" \
 	env ccache_remote="redis://:wrong$pw@$hp" make cache-check out="$KF_OUT"
 check_fails "no password, for a server that asks for one, is named" 2 "asks for a password: give redis://:PASSWORD@$hp" \
