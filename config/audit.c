@@ -3,7 +3,8 @@
  * audit - check that every value the fragments request is in the final config.
  *
  *   config-audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
- *                [--base BASE [--verbose]] [--olddefconfig LOG] FRAGMENT...
+ *                [--base BASE [--verbose]] [--olddefconfig LOG] [--needs FILE]
+ *                FRAGMENT...
  *
  * The fragments alone (their lines, conflicts between them) are checked
  * first, without a tree, by config/lint.c; the audit reports the same
@@ -34,6 +35,13 @@
  * with --verbose). Values Kconfig computes (no prompt: the toolchain's
  * CC_VERSION_TEXT, GCC_VERSION, PAHOLE_VERSION, ...) are one of the causes.
  *
+ * --needs names what an init needs of the kernel (fragments/systemd.needs,
+ * config/sysreq.c): FINAL is checked against it, before any build, and each
+ * required value FINAL lacks is named with its menu path from the tree's
+ * kconfig ("General setup > Control Group support"): one "  SYSTEMD" line
+ * (and one per miss) on stdout, the "systemd" object in the JSON. A miss is
+ * information, not a failure: the tiny flavours cannot boot systemd.
+ *
  * The tree's other views of a config are tools of their own: config-diff
  * (config/diff.c) and config-prompts (config/prompts.c).
  */
@@ -41,6 +49,7 @@
 #include "../lib/record.h"
 #include "audit.h"
 #include "kconf.h"
+#include "sysreq.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -55,7 +64,8 @@
 static void usage(void)
 {
 	kf_die(2, "usage: config-audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
-	       "                    [--base BASE [--verbose]] [--olddefconfig LOG] FRAGMENT...");
+	       "                    [--base BASE [--verbose]] [--olddefconfig LOG] [--needs FILE]\n"
+	       "                    FRAGMENT...");
 }
 
 /*
@@ -98,11 +108,44 @@ static json_t *cpu_json(int loaded)
 			 "cpu_choice_values", values, "l1_cache_shift", jshift);
 }
 
-/* config.json; the tree loaded when 'loaded'. */
+/* Where the loaded tree asks for a symbol (sysreq.h's callback). */
+static struct kf_sym_where sym_where(const char *name, void *arg)
+{
+	struct symbol *sym = sym_find(name);
+	struct menu *e = kf_sym_known(sym) ? kf_sym_entry(sym) : NULL;
+	struct kf_sym_where w = { e != NULL, NULL, NULL };
+
+	(void)arg;
+	if (e) {
+		w.menu = kf_menu_path(e);
+		w.defined_at = kf_xasprintf("%s:%d", MENU_FILE(e), e->lineno);
+	}
+	return w;
+}
+
+/* The check of FINAL against what the init needs (--needs), the tree loaded. */
+static json_t *needs_check(const struct kf_audit *a, const char *path)
+{
+	struct kf_sysreqs r;
+	json_t *rec;
+
+	if (kf_sysreqs_read(&r, path, NULL)) {
+		for (size_t k = 0; k < r.nerr; k++)
+			fprintf(stderr, "%s: %s\n", kf_prog, r.err[k]);
+		kf_die(2, "--needs %s: %zu problem(s); fix the file", path, r.nerr);
+	}
+	rec = kf_sysreqs_record(&r, &a->final, sym_where, NULL);
+	kf_sysreqs_free(&r);
+	return rec;
+}
+
+/* config.json; the tree loaded when 'loaded'; needs: the check's (taken). */
 static void write_record(const struct kf_audit *a, const char *json, const char *flavour,
-			 int ok, int loaded)
+			 int ok, int loaded, json_t *needs)
 {
 	json_t *root = kf_audit_record(a, flavour, cpu_json(loaded), ok);
+
+	json_object_set_new(root, "systemd", needs ? needs : json_null());
 
 	if (kf_record_write(root, json) < 0)
 		kf_die(2, "%s: %s", json, strerror(errno));
@@ -119,7 +162,7 @@ static int fragment_errors(struct kf_audit *a, const char *srctree, const char *
 		kf_prog, a->req.nerr, a->req.nerr == 1 ? "" : "s");
 	if (json) {
 		a->kernelversion = kf_tree_version(srctree, &a->kver);
-		write_record(a, json, "", 0, 0);
+		write_record(a, json, "", 0, 0, NULL);
 	}
 	return 1;
 }
@@ -156,9 +199,11 @@ int main(int argc, char **argv)
 		{ "renames", required_argument, NULL, 'r' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "olddefconfig", required_argument, NULL, 'o' },
+		{ "needs", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *srctree = NULL, *json = NULL, *olddefconfig = NULL;
+	const char *srctree = NULL, *json = NULL, *olddefconfig = NULL, *needs_path = NULL;
+	json_t *needs = NULL;
 	struct kf_renames renames = { 0 };
 	struct kf_audit a;
 	char *flavour;
@@ -175,6 +220,7 @@ int main(int argc, char **argv)
 		case 'r': a.renames_path = optarg; break;
 		case 'b': a.base_path = optarg; break;
 		case 'o': olddefconfig = optarg; break;
+		case 'n': needs_path = optarg; break;
 		default: usage();
 		}
 	}
@@ -195,13 +241,18 @@ int main(int argc, char **argv)
 	read_configs(&a, srctree, olddefconfig);
 	kf_audit_requests(&a);
 	kf_audit_base(&a);
+	if (needs_path)
+		needs = needs_check(&a, needs_path);
 
 	flavour = kf_flavour_of(a.config);
 	ok = a.nmiss == 0;
 	for (size_t k = 0; k < a.nmiss; k++)
 		kf_miss_print(stderr, &a.miss[k]);
+	if (needs)
+		kf_sysreqs_print(stdout, needs, flavour);
 	if (json)
-		write_record(&a, json, flavour, ok, 1);
+		write_record(&a, json, flavour, ok, 1, json_incref(needs));
+	json_decref(needs);
 	if (ok)
 		printf("  AUDIT   %s: %zu requested values, all present\n",
 		       flavour, a.req.nset);

@@ -86,11 +86,11 @@ define kconfig_tool
 $(call tool,$(1),$(2) config/kconf.c config/probes.c lib/sha256.c $(records_src),$(kconfig_objs) -ljansson -lcrypto $(probes_wrap),$(ktools),$$(kconfig_flags))
 $(ktools)/$(1): config/kconf.h $(kdir)/kconfig/.built
 endef
-$(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c))
+$(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c config/sysreq.c))
 $(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c config/fragment.c))
 $(eval $(call kconfig_tool,config-prompts,config/prompts.c))
 $(eval $(call kconfig_tool,config-savedefconfig,config/savedefconfig.c))
-$(ktools)/config-audit: config/audit.h config/fragment.h
+$(ktools)/config-audit: config/audit.h config/fragment.h config/sysreq.h
 $(ktools)/config-diff: config/kdiff.h config/fragment.h
 
 # Every symbol of fragments/policy must be one of this tree's Kconfig
@@ -118,7 +118,7 @@ $(tinyconfig_base): $(kdir)/kconfig/.built $(out)/toolchain.stamp
 # that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames config/merge.sh $(tools)/config-lint $(ktools)/config-audit $(tools)/config-policy fragments/policy \
+		fragments/renames fragments/systemd.needs config/merge.sh $(tools)/config-lint $(ktools)/config-audit $(tools)/config-policy fragments/policy \
 		$(wildcard $($(1)_base_file)) $(if $($(1)_base_file),,$(tinyconfig_base)) | $(kdir)/policy.checked
 	@KF_LINT='$(tools)/config-lint' KF_POLICY='$(tools)/config-policy' KF_TINY='$(tinyconfig_base)' \
 		KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \

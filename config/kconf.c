@@ -5,6 +5,7 @@
  * kconfig: config-audit, config-diff, config-prompts (config/<job>.c) and
  * upgrade (upgrade/upgrade.c).
  */
+#include "../lib/dotconfig.h"
 #include "../lib/kf.h"
 #include "kconf.h"
 
@@ -276,6 +277,37 @@ struct menu **kf_sym_menus(struct symbol *sym)
 #endif
 	v[n] = NULL;
 	return v;
+}
+
+/* The entry menuconfig asks for sym with: its first with a prompt, else its
+ * first; NULL when the tree does not define it. */
+struct menu *kf_sym_entry(struct symbol *sym)
+{
+	struct menu **v = kf_sym_menus(sym), *e = v[0];
+
+	for (struct menu **m = v; *m; m++)
+		if ((*m)->prompt) {
+			e = *m;
+			break;
+		}
+	free(v);
+	return e;
+}
+
+/* "General setup > Control Group support": the prompts of the menus around
+ * the entry, outermost first, as menuconfig's "Location:" (entries without
+ * a prompt, an if block's, left out), then its own. */
+char *kf_menu_path(struct menu *entry)
+{
+	const char *chain[64], *outer[64];
+	size_t n = 0;
+
+	for (struct menu *m = entry; m && m != &rootmenu && n < 64; m = m->parent)
+		if (m->prompt && menu_get_prompt(m))
+			chain[n++] = menu_get_prompt(m);
+	for (size_t k = 0; k < n; k++)
+		outer[k] = chain[n - 1 - k];
+	return kf_menu_join(outer, n);
 }
 
 /* Defined by this tree's Kconfig (not just named in an expression)? */

@@ -66,6 +66,12 @@ char *kf_flavour_of(const char *path);
 /* The menu entries that define sym ("config SYM" blocks): NULL-terminated,
  * malloc'ed. */
 struct menu **kf_sym_menus(struct symbol *sym);
+/* The entry menuconfig asks for sym with (its first with a prompt, else its
+ * first), NULL when none; the menu path to it, "General setup > Control
+ * Group support" (menuconfig's "Location:" and its own prompt), malloc'ed,
+ * NULL when nothing on it has a prompt. */
+struct menu *kf_sym_entry(struct symbol *sym);
+char *kf_menu_path(struct menu *entry);
 /* Defined by this tree's Kconfig (not only named in an expression)? */
 int kf_sym_known(struct symbol *sym);
 int kf_sym_is_bool(const struct symbol *sym);

@@ -68,8 +68,10 @@ echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 
 # The audit does make olddefconfig's work first (--olddefconfig: the same
 # kconfig, byte-identical output), so the tree's Kconfig is parsed once.
+# --needs: can this config boot systemd (docs/system-boot.md)? Its answer
+# goes into config.json; a miss is shown, not failed.
 "$audit" --srctree "$src" --config "$odir/$new" --olddefconfig "$log" \
-	--json "$odir/config.json.kf-new" "${base[@]}" "$@" || {
+	--json "$odir/config.json.kf-new" --needs fragments/systemd.needs "${base[@]}" "$@" || {
 	[ -f "$odir/config.json.kf-new" ] || tail -n 5 "$log" >&2
 	failed "audit failed (see config-failed.json)"
 }

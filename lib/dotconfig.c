@@ -364,7 +364,6 @@ static void menu_paths(struct kf_config *c, const struct blocks *b)
 	for (size_t i = 0; i < b->n; i++) {
 		const char *outer[KF_MENU_DEPTH];
 		size_t depth = 0, at;
-		struct strbuf sb = { 0 };
 
 		for (int j = (int)i; j >= 0; j = b->v[j].parent)
 			depth += (size_t)b->v[j].menu;
@@ -372,10 +371,18 @@ static void menu_paths(struct kf_config *c, const struct blocks *b)
 		for (int j = (int)i; j >= 0; j = b->v[j].parent)
 			if (b->v[j].menu && --at < KF_MENU_DEPTH)
 				outer[at] = b->v[j].title;
-		for (size_t k = 0; k < depth && k < KF_MENU_DEPTH; k++)
-			sb_addf(&sb, "%s%s", k ? " > " : "", outer[k]);
-		c->menu[i] = sb.s ? sb.s : kf_xstrdup(TOP_LEVEL);
+		c->menu[i] = depth ? kf_menu_join(outer, depth < KF_MENU_DEPTH ? depth : KF_MENU_DEPTH)
+				   : kf_xstrdup(TOP_LEVEL);
 	}
+}
+
+char *kf_menu_join(const char *const *outer, size_t n)
+{
+	struct strbuf sb = { 0 };
+
+	for (size_t k = 0; k < n; k++)
+		sb_addf(&sb, "%s%s", k ? " > " : "", outer[k]);
+	return sb.s;
 }
 
 /* "6.1" of the header line "# Linux/x86 6.1.192 Kernel Configuration". */

@@ -91,6 +91,67 @@ static void read_miss(struct kf_miss *m, const json_t *o)
 	m->fix = str(o, "fix");
 }
 
+/* The needs of an array member, in its order (non-objects left out). */
+static struct kf_sysneed *read_needs(const json_t *o, const char *key, size_t *n)
+{
+	const json_t *a = json_object_get(o, key), *v;
+	struct kf_sysneed *s = NULL;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(a, i, v)
+		if (json_is_object(v)) {
+			struct kf_sysneed *q;
+
+			s = kf_xrealloc(s, (*n + 1) * sizeof(*s));
+			q = &s[(*n)++];
+			q->symbol = str(v, "symbol");
+			q->want = str(v, "want");
+			q->final = str(v, "final");
+			q->in_tree = boolean(v, "in_tree");
+			q->menu = str(v, "menu");
+			q->defined_at = str(v, "defined_at");
+			q->note = str(v, "note");
+		}
+	return s;
+}
+
+static void read_systemd(struct kf_sysneeds *d, const json_t *o)
+{
+	d->ok = -1;
+	if (!json_is_object(o))
+		return;
+	d->checked = 1;
+	d->init = str(o, "init");
+	d->version = str(o, "version");
+	d->ok = boolean(o, "ok");
+	d->missing = read_needs(o, "missing", &d->nmissing);
+	d->recommended = read_needs(o, "recommended_missing", &d->nrecommended);
+}
+
+static void free_needs(struct kf_sysneed *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].symbol);
+		free(s[i].want);
+		free(s[i].final);
+		free(s[i].menu);
+		free(s[i].defined_at);
+		free(s[i].note);
+	}
+	free(s);
+}
+
+void kf_sysneeds_free(struct kf_sysneeds *d)
+{
+	free(d->init);
+	free(d->version);
+	free_needs(d->missing, d->nmissing);
+	free_needs(d->recommended, d->nrecommended);
+	memset(d, 0, sizeof(*d));
+	d->ok = -1;
+}
+
 int kf_config_rec_read(struct kf_config_rec *c, const char *path,
 		       enum kf_need need, const char *fix)
 {
@@ -99,7 +160,7 @@ int kf_config_rec_read(struct kf_config_rec *c, const char *path,
 
 	memset(c, 0, sizeof(*c));
 	c->requested = c->l1_cache_shift = -1;
-	c->ok = -1;
+	c->ok = c->systemd.ok = -1;
 	j = load(&c->h, path, "config", need, fix);
 	if (!j)
 		return -1;
@@ -117,6 +178,7 @@ int kf_config_rec_read(struct kf_config_rec *c, const char *path,
 	c->cpu_choice_values = strs(j, "cpu_choice_values", &c->ncpu_choice_values);
 	c->l1_cache_shift = kf_json_int(j, "l1_cache_shift");
 	c->ok = boolean(j, "ok");
+	read_systemd(&c->systemd, json_object_get(j, "systemd"));
 	json_decref(j);
 	return 0;
 }
@@ -142,6 +204,7 @@ void kf_config_rec_free(struct kf_config_rec *c)
 	free(c->misses);
 	free(c->cpu_choice);
 	free_strs(c->cpu_choice_values, c->ncpu_choice_values);
+	kf_sysneeds_free(&c->systemd);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -56,6 +56,23 @@ struct kf_miss {
 	char *fix;
 };
 
+/* A value systemd needs that the config lacks ("systemd": the schema's "need"). */
+struct kf_sysneed {
+	char *symbol, *want, *final;
+	int in_tree;			/* 1, 0, -1 missing */
+	char *menu;			/* "General setup > Control Group support" */
+	char *defined_at, *note;
+};
+
+/* "systemd": can the config boot systemd (config/sysreq.c)? */
+struct kf_sysneeds {
+	int checked;			/* 1: "systemd" is an object */
+	char *init, *version;		/* "systemd", "252" */
+	int ok;				/* no required value missing; -1 */
+	struct kf_sysneed *missing, *recommended;
+	size_t nmissing, nrecommended;
+};
+
 struct kf_config_rec {
 	struct kf_rec_head h;
 	char *config;			/* the merged config audited */
@@ -71,11 +88,14 @@ struct kf_config_rec {
 	size_t ncpu_choice_values;
 	long long l1_cache_shift;	/* line bytes = 1 << shift */
 	int ok;				/* every requested value survived */
+	struct kf_sysneeds systemd;	/* checked 0: not in the record */
 };
 
 int kf_config_rec_read(struct kf_config_rec *c, const char *path,
 		       enum kf_need need, const char *fix);
 void kf_config_rec_free(struct kf_config_rec *c);
+/* Its "systemd" alone (a reader that took it from the record: zeroed). */
+void kf_sysneeds_free(struct kf_sysneeds *d);
 /* A miss as config.json has it (its members in the audit's order), for a
  * tool that passes misses on (upgrade.json). */
 json_t *kf_miss_json(const struct kf_miss *m);

@@ -53,6 +53,33 @@ static void header(struct strbuf *sb, const struct report *r)
 	free(sub);
 }
 
+/* ok, or each required value missing with its menu path; then how many
+ * recommended ones are not set, named in a tooltip. */
+static void systemd_td(struct strbuf *sb, const struct kf_sysneeds *d)
+{
+	if (!d->nmissing)
+		sb_add(sb, "ok");
+	else
+		sb_addf(sb, "<span class=\"warn\">cannot boot %s %s</span>",
+			d->init ? d->init : "?", d->version ? d->version : "?");
+	for (size_t k = 0; k < d->nmissing; k++) {
+		const struct kf_sysneed *q = &d->missing[k];
+
+		sb_wrap(sb, "<br><code>CONFIG_", q->symbol ? q->symbol : "?", "=");
+		sb_wrap(sb, "", q->want ? q->want : "?", "</code>");
+		sb_wrap(sb, " <span class=\"missing\">", q->menu ? q->menu :
+			q->in_tree == 0 ? "not in this tree" : "no prompt", "</span>");
+	}
+	if (!d->nrecommended)
+		return;
+	sb_add(sb, "<br><span class=\"missing\" title=\"");
+	for (size_t k = 0; k < d->nrecommended; k++) {
+		sb_esc(sb, d->recommended[k].symbol ? d->recommended[k].symbol : "?");
+		sb_add(sb, k + 1 < d->nrecommended ? " " : "");
+	}
+	sb_addf(sb, "\">%zu recommended not set</span>", d->nrecommended);
+}
+
 /* A flavour row's cell (rows.c has the value and its missing text). */
 static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row_id id)
 {
@@ -124,6 +151,9 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 			sb_wrap(sb, "<br><code class=\"warn\">", r->fl[i].warned->warning_lines[k],
 				"</code>");
 		break;
+	case RK_SYSTEMD:
+		systemd_td(sb, &r->fl[i].systemd);
+		break;
 	}
 	sb_add(sb, "</td>");
 }
@@ -134,7 +164,7 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 	static const enum row_id rows[] = {
 		ROW_DESCRIPTION, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
 		ROW_BZIMAGE, ROW_TEXT, ROW_DATA, ROW_PERCPU, ROW_CODE,
-		ROW_BUILD_SECONDS, ROW_WARNINGS,
+		ROW_BUILD_SECONDS, ROW_WARNINGS, ROW_SYSTEMD,
 	};
 
 	sb_add(sb, "<section id=\"flavours\"><h2>Flavours</h2>"
@@ -167,7 +197,10 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 		   "<code>.text</code>'s own size hides: the linker aligns the entry text "
 		   "to 2 MiB inside it. <b>build seconds</b>: the last build that compiled "
 		   "objects (a no-op rebuild keeps it), wall and CPU time, and how many "
-		   "other flavours' builds shared the machine meanwhile.</p></section>\n");
+		   "other flavours' builds shared the machine meanwhile. <b>systemd needs</b>: "
+		   "what systemd requires of the kernel and the final <code>.config</code> "
+		   "lacks, checked at config time, each with its menu path "
+		   "(docs/system-boot.md).</p></section>\n");
 }
 
 static void tri_td(struct strbuf *sb, int v)

@@ -63,14 +63,39 @@ json_t *jstr_array(char *const *v, size_t n)
 	return a;
 }
 
+/* config.json's check of what systemd needs; null when it has none. */
+static json_t *systemd_obj(const struct kf_sysneeds *d)
+{
+	json_t *missing = json_array(), *recommended = json_array();
+
+	if (!d->checked) {
+		json_decref(missing);
+		json_decref(recommended);
+		return json_null();
+	}
+	for (size_t k = 0; k < d->nmissing; k++) {
+		const struct kf_sysneed *q = &d->missing[k];
+
+		json_array_append_new(missing, json_pack("{s:o, s:o, s:o, s:o}",
+			"symbol", jstr_or_null(q->symbol), "want", jstr_or_null(q->want),
+			"final", jstr_or_null(q->final), "menu", jstr_or_null(q->menu)));
+	}
+	for (size_t k = 0; k < d->nrecommended; k++)
+		json_array_append_new(recommended, jstr_or_null(d->recommended[k].symbol));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "init", jstr_or_null(d->init),
+			 "version", jstr_or_null(d->version), "ok", tri(d->ok),
+			 "missing", missing, "recommended_missing", recommended);
+}
+
 static json_t *config_obj(const struct flavour *f)
 {
 	if (!f->has_config)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "cpu", jstr_or_null(f->cpu_choice),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "cpu", jstr_or_null(f->cpu_choice),
 			 "l1_cache_bytes", jint_or_null(f->l1_bytes), "smt", tri(f->smt),
 			 "microcode", tri(f->microcode), "audit", jstr_or_null(f->audit),
-			 "last_attempt_failed", jstr_or_null(f->config_failed));
+			 "last_attempt_failed", jstr_or_null(f->config_failed),
+			 "systemd", systemd_obj(&f->systemd));
 }
 
 static json_t *build_obj(const struct flavour *f)

@@ -188,6 +188,8 @@ static void load_config_json(struct report *r, struct flavour *f, const char *di
 		f->cpu_choice = c.cpu_choice ? kf_xstrdup(c.cpu_choice) : NULL;
 		f->l1_cache_shift = (long)c.l1_cache_shift;
 		add_cpu_values(r, c.cpu_choice_values, c.ncpu_choice_values);
+		f->systemd = c.systemd;
+		memset(&c.systemd, 0, sizeof(c.systemd));
 		/* Fragment files from the audit when make passed none. */
 		for (size_t i = 0, none = !f->nfragments; none && i < c.nfragments; i++)
 			push(&f->fragments, &f->nfragments, kf_xstrdup(c.fragments[i]));
@@ -433,6 +435,7 @@ void report_free(struct report *r)
 		kf_config_free(&f->cfg);
 		free(f->cpu_choice);
 		free(f->config_failed);
+		kf_sysneeds_free(&f->systemd);
 		kf_build_rec_free(&f->build_rec);
 		free(f->build_log);
 		free_strs(f->stale_boots, f->nstale_boots);

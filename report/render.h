@@ -38,6 +38,7 @@ enum row_id {
 	ROW_BUILD_CPU,
 	ROW_BUILD_SECONDS,	/* report.html shows them in one */
 	ROW_WARNINGS,
+	ROW_SYSTEMD,		/* can it boot systemd: config.json's check */
 	ROW_NR
 };
 
@@ -52,6 +53,7 @@ enum row_kind {
 	RK_MICROCODE,	/* num: MICROCODE y (1) or n (0); intel, amd */
 	RK_SECONDS,	/* wall, cpu (NAN: unknown), seconds, alongside, compiled */
 	RK_WARNINGS,	/* num warnings; the flavour's lines */
+	RK_SYSTEMD,	/* num required values missing; the flavour's systemd */
 };
 
 struct row_value {

@@ -174,6 +174,9 @@ struct flavour {
 	long l1_cache_shift;	/* X86_L1_CACHE_SHIFT (config.json), -1 */
 	const char *audit;	/* "ok", "failed", or NULL */
 	char *config_failed;	/* config.failed: why the last attempt failed, or NULL */
+	/* config.json's "systemd": can it boot systemd (checked 0: no such
+	 * check in the record) */
+	struct kf_sysneeds systemd;
 	/* build stage: build.json (lib/records.h), which build_rec owns; the
 	 * fields below point into it. build: this build (perhaps a no-op);
 	 * full: the last that compiled something (has_full 0: null). */

@@ -34,6 +34,7 @@ const struct row report_rows[ROW_NR] = {
 	[ROW_BUILD_CPU]		= { "build CPU", NULL, RK_SECONDS, NULL },
 	[ROW_BUILD_SECONDS]	= { "build seconds", NULL, RK_SECONDS, NULL },
 	[ROW_WARNINGS]		= { "build warnings", NULL, RK_WARNINGS, NULL },
+	[ROW_SYSTEMD]		= { "systemd needs", "systemd needs (before any build)", RK_SYSTEMD, NULL },
 };
 
 /* A size row's bytes for flavour i, -1 when unknown. */
@@ -127,6 +128,11 @@ struct row_value row_value(const struct report *r, size_t i, enum row_id id)
 		v.num = f->warned->warnings;
 		if (v.num < 0)
 			v.missing = f->has_build ? UNKNOWN : NOT_BUILT;
+		break;
+	case ROW_SYSTEMD:
+		/* A config record from before the check has none: unknown. */
+		v.num = (long long)f->systemd.nmissing;
+		v.missing = f->systemd.checked ? NULL : UNKNOWN;
 		break;
 	case ROW_NR:
 		break;

@@ -172,6 +172,22 @@ static int cpu_shown(const struct report *r, const char *cpu)
 	return 0;
 }
 
+/* "ok", or "2 missing: CGROUPS, FHANDLE" (the cell cuts it to its width;
+ * report.html has each with its menu path). */
+static void systemd_text(char *out, const struct kf_sysneeds *d)
+{
+	size_t len;
+
+	if (!d->nmissing) {
+		snprintf(out, CELL, "ok");
+		return;
+	}
+	len = (size_t)snprintf(out, CELL, "%zu missing:", d->nmissing);
+	for (size_t k = 0; k < d->nmissing && len < CELL; k++)
+		len += (size_t)snprintf(out + len, CELL - len, "%s %s", k ? "," : "",
+					d->missing[k].symbol ? d->missing[k].symbol : "?");
+}
+
 /* A flavour row's cell (rows.c has the value and its missing text). */
 static void row_cell(const struct report *r, size_t i, enum row_id id, char *out,
 		     const char **sgr)
@@ -184,6 +200,8 @@ static void row_cell(const struct report *r, size_t i, enum row_id id, char *out
 		*sgr = r->fl[i].nboots ? "1" : "2";
 	if (id == ROW_WARNINGS && v.num > 0)
 		*sgr = "33";
+	if (id == ROW_SYSTEMD && !v.missing)
+		*sgr = v.num ? "31" : "32";
 	if (v.missing) {
 		snprintf(out, CELL, "%s", v.missing);
 		return;
@@ -233,6 +251,9 @@ static void row_cell(const struct report *r, size_t i, enum row_id id, char *out
 			snprintf(out, CELL, "%lld: %s", v.num,
 				 warning_text(r->fl[i].warned->warning_lines[0]));
 		break;
+	case RK_SYSTEMD:
+		systemd_text(out, &r->fl[i].systemd);
+		break;
 	}
 }
 
@@ -268,7 +289,7 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	static const enum row_id rows[] = {
 		ROW_STATUS, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
 		ROW_BZIMAGE, ROW_TEXT, ROW_CODE, ROW_DATA, ROW_PERCPU,
-		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_WARNINGS,
+		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_WARNINGS, ROW_SYSTEMD,
 	};
 	int width = LABEL + colw * (int)(to - from);
 	char buf[CELL];
@@ -460,7 +481,9 @@ void table_print(FILE *f, const struct report *r, int width)
 			"(thread_siblings_list)\n"
 			"code bytes: function symbols in .text (no 2 MiB padding); build: "
 			"last build that\ncompiled (no-op rebuilds keep it), alongside: "
-			"other builds at the same time\n");
+			"other builds at the same time\n"
+			"systemd needs: what systemd requires of the kernel and the .config "
+			"lacks (config time;\nmenu paths in report.html, docs/system-boot.md)\n");
 	c2c_print(f, r, width);
 	for (size_t i = 0; i < r->nfl; i++)
 		if (r->fl[i].config_failed)

@@ -36,7 +36,8 @@ replay)
 		frags=$(sed -n 's/^fragments *= *//p' "flavours/$f.flavour" | xargs printf 'fragments/%s.config ')
 		# shellcheck disable=SC2086 # one word per fragment
 		"$out/6.1/tools/config-audit" --srctree "$out/6.1/src" --config "$fx/$f/.config" \
-			--json "$fx/$f/config.json" --renames fragments/renames $frags > /dev/null
+			--json "$fx/$f/config.json" --renames fragments/renames \
+			--needs fragments/systemd.needs $frags > /dev/null
 	done
 	# build.json cannot be remade without the build: the header is added
 	# to a record from before it (format 0), nothing else changes.
