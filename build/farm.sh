@@ -143,7 +143,7 @@ cache_up() {
 	    echo "pidfile $sd/pid"; echo "logfile $sd/log"; echo "dir $sd"
 	    while [ $# -ge 2 ]; do echo "$1 $2"; shift 2; done
 	  } > "$sd/redis.conf" )
-	cache_start "$dir"
+	cache_start "$dir" || { down "$dir"; exit 1; }
 	pw=$(awk '$1 == "requirepass" {p = $2} END {print p}' "$sd/redis.conf")
 	( umask 077; echo "redis://:$pw@$c:$redis_port" > "$dir/url" )
 	cat "$dir/url"
@@ -153,12 +153,16 @@ cache_start() {
 	s=$(cat "$sd/slot")
 	c=$(awk '$1 == "bind" {print $2}' "$sd/redis.conf")
 	rm -f "$sd/pid"
-	ip netns exec "kf-farm-$s" redis-server "$sd/redis.conf" > /dev/null
+	ip netns exec "kf-farm-$s" redis-server "$sd/redis.conf" > /dev/null || {
+		echo "kflavour: farm: redis-server refused $sd/redis.conf (above)" >&2
+		return 1
+	}
 	for _ in $(seq 40); do
 		[ -s "$sd/pid" ] && grep -q "Ready to accept connections" "$sd/log" 2>/dev/null && return
 		sleep 0.25
 	done
-	die "redis-server in kf-farm-$s did not start on $c; see $sd/log"
+	echo "kflavour: farm: redis-server in kf-farm-$s did not start on $c; see $sd/log" >&2
+	return 1
 }
 
 down() {
@@ -218,7 +222,7 @@ cache)	dir=$2; shift 2
 cache-restart)
 	signal KILL "$2" 1
 	for _ in $(seq 20); do [ -z "$(ip netns pids "kf-farm-$(cat "$2/1/slot")")" ] && break; sleep 0.25; done
-	cache_start "$2" ;;
+	cache_start "$2" || exit 1 ;;
 run)	n=$2; [ "${3:-}" = -- ] || die "usage: farm.sh run N -- CMD..."; shift 3
 	dir=$(mktemp -d /tmp/kf-farm.XXXXXX)
 	trap 'down "$dir"; rm -rf "$dir"' EXIT
