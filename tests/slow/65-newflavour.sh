@@ -108,12 +108,12 @@ if grep -Eq '^ +core2 +generic +k8 +mpsc *$' <<< "$sec" &&
 	ok "report table: the c2c section on nocona (1G, 2 CPUs) has core2's column and lines"
 else not_ok "report table: the c2c section"; diag < "$kf_tmp/table"; fi
 html=$(tr '\n' ' ' < "$k/report.html" | grep -o '<section id="c2c">.*' | sed 's,</section>.*,,')
-if grep -q '(<code>nocona</code>, <code>-m 1G</code>, <code>-smp 2</code>)' <<< "$html" &&
+if grep -q '(<code>nocona</code>, <code>-m 1G</code>, <code>-smp 2</code>, TCG <code>multi</code>)' <<< "$html" &&
 	grep -q '</span>core2</th>' <<< "$html" && grep -q '</span>generic</th>' <<< "$html" &&
 	grep -q '</span>mpsc</th>' <<< "$html" && ! grep -q 'no record' <<< "$html" &&
-	grep -Eq '<h3>core2: [0-9]+ 128-byte lines? of 2\+ objects' <<< "$html" &&
-	[ "$(grep -o '<small>([0-9]*%)</small>' <<< "$html" | wc -l)" = 32 ]; then
-	ok "report.html: the c2c section, one machine, core2 beside generic and mpsc, 4 x 8 medians with spreads"
+	grep -Eq '<h3>core2: [0-9]+ 128-byte lines? with HITMs at 128 bytes only' <<< "$html" &&
+	[ "$(grep -o '<small>([0-9]*%)</small>' <<< "$html" | wc -l)" = 56 ]; then
+	ok "report.html: the c2c section, one machine, core2 beside generic and mpsc, 4 x 14 medians with spreads"
 else not_ok "report.html: the c2c section"; fi
 
 done_testing
