@@ -109,7 +109,7 @@ static int compile(const char *ccache, const char *tmp, const char *name, const 
 
 int main(int argc, char **argv)
 {
-	const char *url = getenv(CCR_ENV), *ccache;
+	const char *url = getenv(CCR_ENV), *ccache, *tmpdir;
 	char cbuf[PATH_MAX], red[512], msg[1024], value[1024], *tmpl;
 	char *tmp, *stats = NULL, *src, *a, *b;
 	int form_only = 0, quiet = 0, timeout = 5;
@@ -133,8 +133,8 @@ int main(int argc, char **argv)
 		timeout = 1;
 	if (url && !*url)
 		url = NULL;
-	tmpl = kf_xasprintf("%s/kf-cache-check.XXXXXX", getenv("TMPDIR") && *getenv("TMPDIR") ?
-			    getenv("TMPDIR") : "/tmp");
+	tmpdir = getenv("TMPDIR");
+	tmpl = kf_xasprintf("%s/kf-cache-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	tmp = mkdtemp(tmpl);
 	if (!tmp)
 		kf_die(2, "cannot make a directory %s: %s", tmpl, strerror(errno));
