@@ -76,23 +76,31 @@ take_slot() {
 	die "no free slot in /run/kf-farm ($n servers in use in farm_net=$net); run 'build/farm.sh down DIR' for old farms"
 }
 
-up_one() {
-	local dir=$1 n=$2 kind=$3 s ns h c spare sd allow
+# slot_up DIR SD: a free slot of farm DIR, noted in SD/slot, and its
+# namespace kf-farm-<slot> joined to this one by the veth kfh<slot> (host
+# side, address h) and kfn<slot> (inside, address c): a /30 of farm_net.
+# Sets the caller's s, h, c and spare (the /30's fourth address).
+slot_up() {
 	s=$(take_slot)
-	echo "$dir" > "$locks/$s/dir"
+	echo "$1" > "$locks/$s/dir"
 	read -r h c spare <<< "$(farmnet slot "$net" "$s")"
-	ns=kf-farm-$s
-	sd=$dir/$n
-	mkdir -p "$sd"
-	chmod 1777 "$sd"	# distccd drops root for its own user: its log is here
-	echo "$s" > "$sd/slot"
-	ip netns add "$ns"
-	ip link add "kfh$s" type veth peer name "kfn$s" netns "$ns"
+	mkdir -p "$2"
+	echo "$s" > "$2/slot"
+	ip netns add "kf-farm-$s"
+	ip link add "kfh$s" type veth peer name "kfn$s" netns "kf-farm-$s"
 	ip addr add "$h/30" dev "kfh$s"
 	ip link set "kfh$s" up
-	ip -n "$ns" link set lo up
-	ip -n "$ns" addr add "$c/30" dev "kfn$s"
-	ip -n "$ns" link set "kfn$s" up
+	ip -n "kf-farm-$s" link set lo up
+	ip -n "kf-farm-$s" addr add "$c/30" dev "kfn$s"
+	ip -n "kf-farm-$s" link set "kfn$s" up
+}
+
+up_one() {
+	local dir=$1 n=$2 kind=$3 s ns h c spare sd allow
+	sd=$dir/$n
+	slot_up "$dir" "$sd"
+	ns=kf-farm-$s
+	chmod 1777 "$sd"	# distccd drops root for its own user: its log is here
 	allow=$h/32
 	local path=$PATH
 	case $kind in
@@ -120,19 +128,8 @@ redis_port=6379
 cache_up() {
 	local dir=$1 s h c spare sd pw
 	shift
-	s=$(take_slot)
-	echo "$dir" > "$locks/$s/dir"
-	read -r h c spare <<< "$(farmnet slot "$net" "$s")"
 	sd=$dir/1
-	mkdir -p "$sd"
-	echo "$s" > "$sd/slot"
-	ip netns add "kf-farm-$s"
-	ip link add "kfh$s" type veth peer name "kfn$s" netns "kf-farm-$s"
-	ip addr add "$h/30" dev "kfh$s"
-	ip link set "kfh$s" up
-	ip -n "kf-farm-$s" link set lo up
-	ip -n "kf-farm-$s" addr add "$c/30" dev "kfn$s"
-	ip -n "kf-farm-$s" link set "kfn$s" up
+	slot_up "$dir" "$sd"
 	pw=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 	# The team's config (docs/build.md): a password, one address, a memory
 	# cap that evicts the least recently used object, nothing on disk.

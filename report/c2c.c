@@ -23,8 +23,8 @@ static const struct {
 	[C2C_LOAD64] = { "load HITMs, 64-byte lines", "load_hitm_64" },
 	[C2C_FALSE64] = { "  false sharing", "load_hitm_false_64" },
 	[C2C_STORE64] = { "store HITMs, 64-byte lines", "store_hitm_64" },
-	[C2C_LINES128] = { "128-byte lines, per run", "lines_128" },
-	[C2C_LINES64] = { "64-byte lines, per run", "lines_64" },
+	[C2C_LINES128] = { "128 B lines touched a run", "lines_128" },
+	[C2C_LINES64] = { "64 B lines touched a run", "lines_64" },
 	[C2C_INSN_KERNEL] = { "kernel instructions", "insns_kernel" },
 	[C2C_INSN_USER] = { "user instructions", "insns_user" },
 };
@@ -135,13 +135,13 @@ void c2c_cost(struct strbuf *sb, const struct report *r)
 
 	if (!first || first->c2c.percpu_bytes <= 0)
 		return;
-	sb_add(sb, "per-CPU static area a CPU (the probe's):");
+	sb_add(sb, "static per-CPU area, bytes each CPU pays (the probe's):");
 	for (size_t i = 0; i < r->nfl; i++) {
 		const struct flavour *f = &r->fl[i];
 
 		if (!f->has_c2c || f->c2c.percpu_bytes <= 0)
 			continue;
-		sb_addf(sb, "%s %s %lld B", f == first ? "" : ",", f->name, f->c2c.percpu_bytes);
+		sb_addf(sb, "%s %s %lld", f == first ? "" : ",", f->name, f->c2c.percpu_bytes);
 		if (f != first)
 			sb_addf(sb, " (%+lld)", f->c2c.percpu_bytes - first->c2c.percpu_bytes);
 	}
