@@ -109,11 +109,18 @@ void c2c_words(struct strbuf *sb, const struct report *r)
 
 			if (!c2c_differs(&f->c2c, &first->c2c, (enum c2c_row)id))
 				continue;
-			c2c_fmt(a, sizeof(a), c2c_row_value(&f->c2c, (enum c2c_row)id));
-			c2c_fmt(b, sizeof(b), c2c_row_value(&first->c2c, (enum c2c_row)id));
+			double va = c2c_row_value(&f->c2c, (enum c2c_row)id);
+			double vb = c2c_row_value(&first->c2c, (enum c2c_row)id);
+
+			c2c_fmt(a, sizeof(a), va);
+			c2c_fmt(b, sizeof(b), vb);
+			/* the size beside the fact: a difference beyond two narrow
+			 * ranges may still be a small one */
 			sb_addf(sb, "%s%s: %s %s against %s's %s", any ? "; " : "Beyond both spreads: ",
 				f->name, c2c_row_label((enum c2c_row)id) + (rows[id].label[0] == ' ' ?
 				2 : 0), a, first->name, b);
+			if (vb > 0)
+				sb_addf(sb, " (%+.0f%%)", 100 * (va - vb) / vb);
 			any = 1;
 		}
 	}
