@@ -239,6 +239,20 @@ static void read_run(struct kf_build_run *r, const json_t *o)
 	r->warning_lines = strs(o, "warning_lines", &r->nwarning_lines);
 }
 
+/* ccache.remote: an object, or null/absent (has 0, figures -1). */
+static void read_remote(struct kf_ccache_remote *r, const json_t *o)
+{
+	r->has = json_is_object(o);
+	r->url = str(o, "url");
+	r->used = boolean(o, "used");
+	r->off_because = str(o, "off_because");
+	r->hits = kf_json_int(o, "hits");
+	r->misses = kf_json_int(o, "misses");
+	r->errors = kf_json_int(o, "errors");
+	r->timeouts = kf_json_int(o, "timeouts");
+	r->stored = kf_json_int(o, "stored");
+}
+
 int kf_build_rec_read(struct kf_build_rec *b, const char *path,
 		      enum kf_need need, const char *fix)
 {
@@ -251,6 +265,7 @@ int kf_build_rec_read(struct kf_build_rec *b, const char *path,
 	read_run(&b->last_full, NULL);
 	b->ccache_enabled = -1;
 	b->ccache_hits = b->ccache_misses = b->objects = b->bzimage_bytes = -1;
+	read_remote(&b->remote, NULL);
 	b->code_bytes = b->text_span_bytes = -1;
 	j = load(&b->h, path, "build", need, fix);
 	if (!j)
@@ -263,6 +278,7 @@ int kf_build_rec_read(struct kf_build_rec *b, const char *path,
 	b->ccache_enabled = boolean(cc, "enabled");
 	b->ccache_hits = kf_json_int(cc, "hits");
 	b->ccache_misses = kf_json_int(cc, "misses");
+	read_remote(&b->remote, json_object_get(cc, "remote"));
 	b->distcc_hosts = str(j, "distcc_hosts");
 	dc = json_object_get(j, "distcc");
 	b->distcc_remote = kf_json_int(dc, "remote");
@@ -290,6 +306,8 @@ void kf_build_rec_free(struct kf_build_rec *b)
 	free_head(&b->h);
 	free_strs(b->run.warning_lines, b->run.nwarning_lines);
 	free_strs(b->last_full.warning_lines, b->last_full.nwarning_lines);
+	free(b->remote.url);
+	free(b->remote.off_because);
 	free(b->distcc_hosts);
 	free(b->bzimage_sha256);
 	for (size_t i = 0; i < b->nsections; i++)

@@ -117,6 +117,20 @@ struct kf_section {
 	long long bytes;
 };
 
+/*
+ * build.json's "ccache"."remote": the shared cache (ccache_remote,
+ * docs/build.md). has 1 when the record has one (an object); 0 when the
+ * build had none (null) or the record is older than it (absent), its
+ * figures then -1. url is ccache_remote as recorded, the password as ***.
+ */
+struct kf_ccache_remote {
+	int has;
+	char *url;
+	int used;			/* 1; 0: off for the whole build (off_because); -1: none */
+	char *off_because;		/* NULL when used */
+	long long hits, misses, errors, timeouts, stored;
+};
+
 struct kf_build_rec {
 	struct kf_rec_head h;
 	struct kf_build_run run;	/* this build */
@@ -124,6 +138,7 @@ struct kf_build_rec {
 	struct kf_build_run last_full;	/* the last build that compiled */
 	int ccache_enabled;
 	long long ccache_hits, ccache_misses;
+	struct kf_ccache_remote remote;	/* ccache.remote: the shared cache */
 	char *distcc_hosts;
 	/* build.json's "distcc": compiles run remote, here, redone here
 	 * after a host failed; -1 without DISTCC_HOSTS or in older records */

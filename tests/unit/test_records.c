@@ -357,7 +357,9 @@ static void test_build_reads_every_field(void **state)
 		" \"finished\": 103, \"compiled\": 0, \"last_full_build\": {\"compiled\": 987,\n"
 		" \"wall_seconds\": 201.4, \"cpu_seconds\": null, \"started\": 1, \"finished\": 202,\n"
 		" \"warnings\": 1, \"warning_lines\": [\"w.c:1: warning: x\"]},\n"
-		" \"ccache\": {\"enabled\": true, \"hits\": 9, \"misses\": 1},\n"
+		" \"ccache\": {\"enabled\": true, \"hits\": 9, \"misses\": 1, \"remote\": {\n"
+		"  \"url\": \"redis://:***@198.51.100.2:6379\", \"used\": true, \"off_because\": null,\n"
+		"  \"hits\": 7, \"misses\": 3, \"errors\": 2, \"timeouts\": 1, \"stored\": 3}},\n"
 		" \"distcc_hosts\": \"a b\", \"distcc\": {\"remote\": 600, \"local\": 84,\n"
 		" \"fell_back\": 2, \"hosts\": {}}, \"warnings\": 0, \"warning_lines\": [], \"objects\": 987,\n"
 		" \"bzimage_bytes\": 1234, \"bzimage_sha256\": \"" SHA_A "\",\n"
@@ -388,6 +390,15 @@ static void test_build_reads_every_field(void **state)
 	assert_int_equal(b.ccache_enabled, 1);
 	assert_int_equal(b.ccache_hits, 9);
 	assert_int_equal(b.ccache_misses, 1);
+	assert_int_equal(b.remote.has, 1);
+	assert_string_equal(b.remote.url, "redis://:***@198.51.100.2:6379");
+	assert_int_equal(b.remote.used, 1);
+	assert_null(b.remote.off_because);
+	assert_int_equal(b.remote.hits, 7);
+	assert_int_equal(b.remote.misses, 3);
+	assert_int_equal(b.remote.errors, 2);
+	assert_int_equal(b.remote.timeouts, 1);
+	assert_int_equal(b.remote.stored, 3);
 	assert_string_equal(b.distcc_hosts, "a b");
 	assert_int_equal(b.distcc_remote, 600);
 	assert_int_equal(b.distcc_local, 84);
@@ -407,6 +418,52 @@ static void test_build_reads_every_field(void **state)
 	kf_build_rec_free(&b);
 	unlink(path);
 	free(path);
+}
+
+/* ccache.remote: off for the build (a refused password), null (no
+ * ccache_remote) and absent (a record from before it): typed, -1 when none. */
+static void test_build_remote_off_null_absent(void **state)
+{
+	static const char *const cc[] = {
+		"{\"enabled\": true, \"hits\": 0, \"misses\": 5, \"remote\": {\"url\":"
+		" \"redis://:***@h:6379\", \"used\": false, \"off_because\": \"refuses the password\","
+		" \"hits\": 0, \"misses\": 0, \"errors\": 0, \"timeouts\": 0, \"stored\": 0}}",
+		"{\"enabled\": true, \"hits\": 0, \"misses\": 5, \"remote\": null}",
+		"{\"enabled\": true, \"hits\": 0, \"misses\": 5}",
+		"{\"enabled\": true, \"hits\": 0, \"misses\": 5, \"remote\": \"redis://x\"}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cc) / sizeof(*cc); i++) {
+		char *text = kf_xasprintf("{\"record\": \"build\", \"format\": 1, \"flavour\": \"g\","
+					  " \"kver\": \"6.1\", \"ccache\": %s}\n", cc[i]);
+		char *path = put("build.json", text);
+		struct kf_build_rec b;
+
+		assert_int_equal(kf_build_rec_read(&b, path, KF_MUST, "unused"), 0);
+		assert_int_equal(b.ccache_misses, 5);
+		assert_int_equal(b.remote.has, i == 0);
+		if (i == 0) {
+			assert_string_equal(b.remote.url, "redis://:***@h:6379");
+			assert_int_equal(b.remote.used, 0);
+			assert_string_equal(b.remote.off_because, "refuses the password");
+			assert_int_equal(b.remote.hits, 0);
+			assert_int_equal(b.remote.stored, 0);
+		} else {
+			assert_null(b.remote.url);
+			assert_int_equal(b.remote.used, -1);
+			assert_null(b.remote.off_because);
+			assert_int_equal(b.remote.hits, -1);
+			assert_int_equal(b.remote.misses, -1);
+			assert_int_equal(b.remote.errors, -1);
+			assert_int_equal(b.remote.timeouts, -1);
+			assert_int_equal(b.remote.stored, -1);
+		}
+		kf_build_rec_free(&b);
+		unlink(path);
+		free(path);
+		free(text);
+	}
 }
 
 static const char miss_text[] =
@@ -612,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_boot_missing_stays_missing),
 		cmocka_unit_test(test_header_errors),
 		cmocka_unit_test(test_build_reads_every_field),
+		cmocka_unit_test(test_build_remote_off_null_absent),
 		cmocka_unit_test(test_config_reads_every_field),
 		cmocka_unit_test(test_real_records),
 		cmocka_unit_test(test_c2c_record),
