@@ -103,6 +103,7 @@ include mk/tools.mk
 include tree/tree.mk
 include config/config.mk
 include build/build.mk
+include system/system.mk
 include boot/boot.mk
 include c2c/c2c.mk
 include report/report.mk

@@ -688,3 +688,114 @@ void kf_c2c_rec_free(struct kf_c2c_rec *c)
 	free(c->padlines);
 	memset(c, 0, sizeof(*c));
 }
+
+/* ---- the Debian system ---------------------------------------------------- */
+
+int kf_rootfs_rec_read(struct kf_rootfs_rec *r, const char *path, enum kf_need need,
+		       const char *fix)
+{
+	json_t *j;
+
+	memset(r, 0, sizeof(*r));
+	r->bytes = r->source_date_epoch = -1;
+	r->seconds = NAN;
+	j = load(&r->h, path, "rootfs", need, fix);
+	if (!j)
+		return -1;
+	r->tar = str(j, "tar");
+	r->sha256 = str(j, "sha256");
+	r->key = str(j, "key");
+	r->suite = str(j, "suite");
+	r->variant = str(j, "variant");
+	r->mmdebstrap = str(j, "mmdebstrap");
+	r->bytes = kf_json_int(j, "bytes");
+	r->source_date_epoch = kf_json_int(j, "source_date_epoch");
+	r->include = strs(j, "include", &r->ninclude);
+	r->sources = strs(j, "sources", &r->nsources);
+	r->seconds = kf_json_num(j, "seconds");
+	json_decref(j);
+	return 0;
+}
+
+void kf_rootfs_rec_free(struct kf_rootfs_rec *r)
+{
+	free_head(&r->h);
+	free(r->tar);
+	free(r->sha256);
+	free(r->key);
+	free(r->suite);
+	free(r->variant);
+	free(r->mmdebstrap);
+	free_strs(r->include, r->ninclude);
+	free_strs(r->sources, r->nsources);
+	memset(r, 0, sizeof(*r));
+}
+
+static void read_sys_file(struct kf_sys_file *f, const json_t *o)
+{
+	f->file = str(o, "file");
+	f->sha256 = str(o, "sha256");
+	f->bytes = kf_json_int(o, "bytes");
+}
+
+static void free_sys_file(struct kf_sys_file *f)
+{
+	free(f->file);
+	free(f->sha256);
+}
+
+int kf_image_rec_read(struct kf_image_rec *r, const char *path, enum kf_need need,
+		      const char *fix)
+{
+	const json_t *o;
+	json_t *j;
+
+	memset(r, 0, sizeof(*r));
+	r->package.bytes = r->kernel.bytes = r->initrd.bytes = r->image.bytes = -1;
+	r->initrd_modules = -1;
+	r->seconds = NAN;
+	j = load(&r->h, path, "image", need, fix);
+	if (!j)
+		return -1;
+	o = json_object_get(j, "rootfs");
+	r->rootfs_tar = str(o, "tar");
+	r->rootfs_sha256 = str(o, "sha256");
+	o = json_object_get(j, "package");
+	read_sys_file(&r->package, o);
+	r->package_name = str(o, "name");
+	r->package_version = str(o, "version");
+	read_sys_file(&r->kernel, json_object_get(j, "kernel"));
+	o = json_object_get(j, "initrd");
+	read_sys_file(&r->initrd, o);
+	r->initrd_modules = kf_json_int(o, "modules");
+	r->root_driver = str(o, "root_driver");
+	r->root_driver_in = str(o, "root_driver_in");
+	o = json_object_get(j, "image");
+	read_sys_file(&r->image, o);
+	r->uuid = str(o, "uuid");
+	o = json_object_get(j, "extras");
+	r->extra_files = strs(o, "files", &r->nextra_files);
+	r->extra_units = strs(o, "units", &r->nextra_units);
+	r->seconds = kf_json_num(j, "seconds");
+	json_decref(j);
+	return 0;
+}
+
+void kf_image_rec_free(struct kf_image_rec *r)
+{
+	free_head(&r->h);
+	free(r->rootfs_tar);
+	free(r->rootfs_sha256);
+	free_sys_file(&r->package);
+	free_sys_file(&r->kernel);
+	free_sys_file(&r->initrd);
+	free_sys_file(&r->image);
+	free(r->package_name);
+	free(r->package_version);
+	free(r->root_driver);
+	free(r->root_driver_in);
+	free(r->uuid);
+	free_strs(r->extra_files, r->nextra_files);
+	free_strs(r->extra_units, r->nextra_units);
+	memset(r, 0, sizeof(*r));
+}

@@ -8,6 +8,8 @@
  *   <flavour>/boot/<cpu>.json   struct kf_boot_rec     kf_boot_rec_read()
  *   a flavour's boots, current and stale              kf_boots_load()
  *   <flavour>/c2c/<cpu>.json    struct kf_c2c_rec      kf_c2c_rec_read()
+ *   rootfs/<suite>-<key>.json   struct kf_rootfs_rec   kf_rootfs_rec_read()
+ *   <flavour>/system/image.json struct kf_image_rec    kf_image_rec_read()
  *
  * lib/record.c stays the one JSON layer: every reader here goes through its
  * kf_record_load(). What a reader guarantees when it returns 0:
@@ -291,5 +293,48 @@ struct kf_c2c_rec {
 int kf_c2c_rec_read(struct kf_c2c_rec *c, const char *path, enum kf_need need,
 		    const char *fix);
 void kf_c2c_rec_free(struct kf_c2c_rec *c);
+
+/* ---- the Debian system (system/rootfs.schema.json, system/image.schema.json) */
+
+/* The cached root filesystem (system/rootfs.sh, system/record.c). */
+struct kf_rootfs_rec {
+	struct kf_rec_head h;
+	char *tar, *sha256, *key, *suite, *variant, *mmdebstrap;
+	long long bytes, source_date_epoch;	/* -1: missing */
+	char **include, **sources;
+	size_t ninclude, nsources;
+	double seconds;			/* NAN: not measured (a record made again) */
+};
+
+int kf_rootfs_rec_read(struct kf_rootfs_rec *r, const char *path, enum kf_need need,
+		       const char *fix);
+void kf_rootfs_rec_free(struct kf_rootfs_rec *r);
+
+/* A file of the image's ("file" beside the record, "bytes", "sha256"). */
+struct kf_sys_file {
+	char *file, *sha256;
+	long long bytes;		/* -1: missing */
+};
+
+/* A flavour's system image (system/image.sh, system/record.c): its package
+ * installed in a copy of the root filesystem. The header's release is the
+ * package's kernel release. */
+struct kf_image_rec {
+	struct kf_rec_head h;
+	char *rootfs_tar, *rootfs_sha256;
+	struct kf_sys_file package, kernel, initrd, image;
+	char *package_name, *package_version;
+	long long initrd_modules;	/* modules in the initrd; -1 missing */
+	char *root_driver;		/* "virtio_blk" */
+	char *root_driver_in;		/* "initrd", "builtin" or "missing" */
+	char *uuid;			/* the ext4 file system's */
+	char **extra_files, **extra_units;
+	size_t nextra_files, nextra_units;
+	double seconds;
+};
+
+int kf_image_rec_read(struct kf_image_rec *r, const char *path, enum kf_need need,
+		      const char *fix);
+void kf_image_rec_free(struct kf_image_rec *r);
 
 #endif /* KF_RECORDS_H */
