@@ -19,6 +19,11 @@ jobs    ?= $(shell nproc)
 wait    ?= 1
 cpu     ?=
 CCACHE  ?= 1
+# make deb packages flavours as distros ship them, with their modules
+# (package/package.mk); build/build.mk's default is bzImage only.
+ifneq ($(filter deb,$(MAKECMDGOALS)),)
+modules ?= 1
+endif
 # Kconfig's compiler probes, kept across parses and out= directories
 # (config/probes.c); empty: every parse runs them, as the kernel's make does.
 KF_PROBE_CACHE ?= $(out)/kconfig-probes
@@ -103,6 +108,7 @@ include mk/tools.mk
 include tree/tree.mk
 include config/config.mk
 include build/build.mk
+include package/package.mk
 include system/system.mk
 include boot/boot.mk
 include c2c/c2c.mk

@@ -799,3 +799,101 @@ void kf_image_rec_free(struct kf_image_rec *r)
 	free_strs(r->extra_units, r->nextra_units);
 	memset(r, 0, sizeof(*r));
 }
+
+/* ---- deb/deb.json ------------------------------------------------------------ */
+
+static void read_deb_pkg(struct kf_deb_pkg *p, const json_t *o)
+{
+	p->name = str(o, "name");
+	p->kind = str(o, "kind");
+	p->version = str(o, "version");
+	p->arch = str(o, "arch");
+	p->file = str(o, "file");
+	p->path = str(o, "path");
+	p->bytes = kf_json_int(o, "bytes");
+	p->sha256 = str(o, "sha256");
+	p->installed_kib = kf_json_int(o, "installed_kib");
+	p->modules = kf_json_int(o, "modules");
+	p->module_files = strs(o, "module_files", &p->nmodule_files);
+	p->vmlinuz = str(o, "vmlinuz");
+	p->modules_dir = str(o, "modules_dir");
+}
+
+int kf_deb_rec_read(struct kf_deb_rec *d, const char *path, enum kf_need need,
+		    const char *fix)
+{
+	const json_t *v;
+	json_t *j;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->source_date_epoch = -1;
+	j = load(&d->h, path, "deb", need, fix);
+	if (!j)
+		return -1;
+	d->version = str(j, "version");
+	d->source = str(j, "source");
+	d->arch = str(j, "arch");
+	d->dir = str(j, "dir");
+	d->changes = str(j, "changes");
+	d->source_date_epoch = kf_json_int(j, "source_date_epoch");
+	json_array_foreach(json_object_get(j, "packages"), i, v)
+		if (json_is_object(v)) {
+			d->packages = kf_xrealloc(d->packages, (d->npackages + 1) * sizeof(*d->packages));
+			read_deb_pkg(&d->packages[d->npackages++], v);
+		}
+	d->image = str(j, "image");
+	json_decref(j);
+	return 0;
+}
+
+const struct kf_deb_pkg *kf_deb_image(const struct kf_deb_rec *d)
+{
+	for (size_t i = 0; d->image && i < d->npackages; i++)
+		if (d->packages[i].name && !strcmp(d->packages[i].name, d->image))
+			return &d->packages[i];
+	return NULL;
+}
+
+int kf_deb_has_module(const struct kf_deb_pkg *p, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; p && i < p->nmodule_files; i++) {
+		const char *f = p->module_files[i], *base = strrchr(f, '/');
+
+		base = base ? base + 1 : f;
+		if (!strncmp(base, name, n) && (!base[n] || !strcmp(base + n, ".xz") ||
+						 !strcmp(base + n, ".gz") || !strcmp(base + n, ".zst")))
+			return 1;
+	}
+	return 0;
+}
+
+void kf_deb_rec_free(struct kf_deb_rec *d)
+{
+	free_head(&d->h);
+	free(d->version);
+	free(d->source);
+	free(d->arch);
+	free(d->dir);
+	free(d->changes);
+	for (size_t i = 0; i < d->npackages; i++) {
+		struct kf_deb_pkg *p = &d->packages[i];
+
+		free(p->name);
+		free(p->kind);
+		free(p->version);
+		free(p->arch);
+		free(p->file);
+		free(p->path);
+		free(p->sha256);
+		free_strs(p->module_files, p->nmodule_files);
+		free(p->vmlinuz);
+		free(p->modules_dir);
+	}
+	free(d->packages);
+	free(d->image);
+	memset(d, 0, sizeof(*d));
+	d->source_date_epoch = -1;
+}

@@ -10,6 +10,7 @@
  *   <flavour>/c2c/<cpu>.json    struct kf_c2c_rec      kf_c2c_rec_read()
  *   rootfs/<suite>-<key>.json   struct kf_rootfs_rec   kf_rootfs_rec_read()
  *   <flavour>/system/image.json struct kf_image_rec    kf_image_rec_read()
+ *   <flavour>/deb/deb.json      struct kf_deb_rec      kf_deb_rec_read()
  *
  * lib/record.c stays the one JSON layer: every reader here goes through its
  * kf_record_load(). What a reader guarantees when it returns 0:
@@ -336,5 +337,42 @@ struct kf_image_rec {
 int kf_image_rec_read(struct kf_image_rec *r, const char *path, enum kf_need need,
 		      const char *fix);
 void kf_image_rec_free(struct kf_image_rec *r);
+
+/* ---- deb/deb.json (package/deb.schema.json): make deb's packages --------- */
+
+struct kf_deb_pkg {
+	char *name;			/* "linux-image-6.1.192-kf-tiny-systemd" */
+	char *kind;			/* image, headers, libc-dev, dbg, other */
+	char *version, *arch;
+	char *file, *path;		/* the .deb's name; its absolute path */
+	long long bytes;		/* -1: missing */
+	char *sha256;
+	long long installed_kib;	/* Installed-Size; -1: missing */
+	long long modules;		/* .ko files; -1: missing or not the image */
+	char **module_files;		/* relative to modules_dir, sorted */
+	size_t nmodule_files;
+	char *vmlinuz;			/* "/boot/vmlinuz-<release>"; NULL: not the image */
+	char *modules_dir;		/* "/lib/modules/<release>"; NULL: none */
+};
+
+struct kf_deb_rec {
+	struct kf_rec_head h;		/* release: the packaged kernel's (uname -r) */
+	char *version, *source, *arch;
+	char *dir;			/* where the packages and the record are */
+	char *changes;			/* the .changes, in dir */
+	long long source_date_epoch;	/* -1: missing */
+	struct kf_deb_pkg *packages;	/* in the record's order */
+	size_t npackages;
+	char *image;			/* the image package's name */
+};
+
+int kf_deb_rec_read(struct kf_deb_rec *d, const char *path, enum kf_need need,
+		    const char *fix);
+void kf_deb_rec_free(struct kf_deb_rec *d);
+/* The package the record's "image" names, or NULL. */
+const struct kf_deb_pkg *kf_deb_image(const struct kf_deb_rec *d);
+/* 1 when the image package holds a module of this file name ("virtio_blk.ko",
+ * in any directory, also compressed: "virtio_blk.ko.xz"), else 0. */
+int kf_deb_has_module(const struct kf_deb_pkg *p, const char *name);
 
 #endif /* KF_RECORDS_H */

@@ -60,7 +60,8 @@ check-kcidb: $(kcidb_json)
 	else echo "no such kcidb_schema file: $(kcidb_schema)" >&2; exit 2; fi
 
 # check-records: every stage record in $(kdir) (config.json, build.json,
-# boot/<cpu>.json, report.json, and c2c/*.json when make c2c made any) valid against the schema beside the stage
+# boot/<cpu>.json, report.json, and c2c/*.json when make c2c made any, deb/deb.json
+# when make deb made any) valid against the schema beside the stage
 # that writes it (docs/architecture.md, "Records"), with Debian's
 # python3-jsonschema. It reads what is there; make report makes them all.
 .PHONY: check-records
@@ -79,7 +80,9 @@ check-records:
 	valid report/report.schema.json report.json $(kdir)/report.json; \
 	c2c=($(kdir)/*/c2c/*.json); runs=($(kdir)/*/c2c/runs/*/*/*/*.json); \
 	[ $${#c2c[@]} = 0 ] || valid c2c/c2c.schema.json "c2c records" "$${c2c[@]}"; \
-	[ $${#runs[@]} = 0 ] || valid boot/boot.schema.json "c2c runs' boot records" "$${runs[@]}"
+	[ $${#runs[@]} = 0 ] || valid boot/boot.schema.json "c2c runs' boot records" "$${runs[@]}"; \
+	debs=($(kdir)/*/deb/deb.json); \
+	[ $${#debs[@]} = 0 ] || valid package/deb.schema.json "deb records" "$${debs[@]}"
 
 .PHONY: report report-only report-png diffconfig logdiff
 # want_records (boot/boot.mk): every selected flavour on every CPU model

@@ -662,6 +662,86 @@ static void test_current_rule(void **state)
 	assert_int_equal(kf_boot_current(&none, &other), 1);
 }
 
+/* ---- deb/deb.json ----------------------------------------------------------- */
+
+static const char deb_text[] =
+	"{\"record\": \"deb\", \"format\": 1, \"flavour\": \"tiny-systemd\", \"kver\": \"6.1\",\n"
+	" \"release\": \"6.1.192-kf-tiny-systemd\", \"version\": \"6.1.192-kf-tiny-systemd-1\",\n"
+	" \"source\": \"linux-kf-tiny-systemd\", \"arch\": \"amd64\", \"dir\": \"/o/deb\",\n"
+	" \"changes\": \"linux-kf-tiny-systemd_6.1.192-kf-tiny-systemd-1_amd64.changes\",\n"
+	" \"source_date_epoch\": 1700000000, \"packages\": [\n"
+	"  {\"name\": \"linux-headers-6.1.192-kf-tiny-systemd\", \"kind\": \"headers\",\n"
+	"   \"version\": \"6.1.192-kf-tiny-systemd-1\", \"arch\": \"amd64\", \"file\": \"h.deb\",\n"
+	"   \"path\": \"/o/deb/h.deb\", \"bytes\": 10, \"sha256\": \"" SHA_B "\",\n"
+	"   \"installed_kib\": null, \"modules\": null, \"module_files\": null, \"vmlinuz\": null,\n"
+	"   \"modules_dir\": null},\n"
+	"  7,\n"
+	"  {\"name\": \"linux-image-6.1.192-kf-tiny-systemd\", \"kind\": \"image\",\n"
+	"   \"version\": \"6.1.192-kf-tiny-systemd-1\", \"arch\": \"amd64\", \"file\": \"i.deb\",\n"
+	"   \"path\": \"/o/deb/i.deb\", \"bytes\": 2048, \"sha256\": \"" SHA_A "\",\n"
+	"   \"installed_kib\": 5000, \"modules\": 2,\n"
+	"   \"module_files\": [\"kernel/drivers/block/virtio_blk.ko\", \"kernel/fs/x.ko.xz\", 3],\n"
+	"   \"vmlinuz\": \"/boot/vmlinuz-6.1.192-kf-tiny-systemd\",\n"
+	"   \"modules_dir\": \"/lib/modules/6.1.192-kf-tiny-systemd\"}],\n"
+	" \"image\": \"linux-image-6.1.192-kf-tiny-systemd\"}\n";
+
+/* Every field; a package that is no object left out; the image found by
+ * name; modules found by file name, compressed too; missing stays missing. */
+static void test_deb_record(void **state)
+{
+	char *path = put("deb/deb.json", deb_text);
+	const struct kf_deb_pkg *img;
+	struct kf_deb_rec d;
+
+	(void)state;
+	assert_int_equal(kf_deb_rec_read(&d, path, KF_MUST, "unused"), 0);
+	assert_string_equal(d.h.flavour, "tiny-systemd");
+	assert_string_equal(d.h.release, "6.1.192-kf-tiny-systemd");
+	assert_string_equal(d.version, "6.1.192-kf-tiny-systemd-1");
+	assert_string_equal(d.source, "linux-kf-tiny-systemd");
+	assert_string_equal(d.arch, "amd64");
+	assert_string_equal(d.dir, "/o/deb");
+	assert_string_equal(d.changes, "linux-kf-tiny-systemd_6.1.192-kf-tiny-systemd-1_amd64.changes");
+	assert_int_equal(d.source_date_epoch, 1700000000);
+	assert_int_equal(d.npackages, 2);
+	assert_string_equal(d.packages[0].kind, "headers");
+	assert_int_equal(d.packages[0].installed_kib, -1);
+	assert_int_equal(d.packages[0].modules, -1);
+	assert_int_equal(d.packages[0].nmodule_files, 0);
+	assert_null(d.packages[0].vmlinuz);
+	img = kf_deb_image(&d);
+	assert_ptr_equal(img, &d.packages[1]);
+	assert_string_equal(img->path, "/o/deb/i.deb");
+	assert_int_equal(img->bytes, 2048);
+	assert_string_equal(img->sha256, SHA_A);
+	assert_int_equal(img->installed_kib, 5000);
+	assert_int_equal(img->modules, 2);
+	assert_int_equal(img->nmodule_files, 2);
+	assert_string_equal(img->vmlinuz, "/boot/vmlinuz-6.1.192-kf-tiny-systemd");
+	assert_string_equal(img->modules_dir, "/lib/modules/6.1.192-kf-tiny-systemd");
+	assert_true(kf_deb_has_module(img, "virtio_blk.ko"));
+	assert_true(kf_deb_has_module(img, "x.ko"));
+	assert_false(kf_deb_has_module(img, "virtio.ko"));
+	assert_false(kf_deb_has_module(img, "blk.ko"));
+	assert_false(kf_deb_has_module(&d.packages[0], "virtio_blk.ko"));
+	assert_false(kf_deb_has_module(NULL, "virtio_blk.ko"));
+	kf_deb_rec_free(&d);
+	/* KF_QUIET reads it the same */
+	assert_int_equal(kf_deb_rec_read(&d, path, KF_QUIET, "fix"), 0);
+	kf_deb_rec_free(&d);
+	free(path);
+	path = put("deb/other.json", "{\"record\": \"build\", \"format\": 1}\n");
+	assert_int_equal(kf_deb_rec_read(&d, path, KF_QUIET, "fix"), -1);
+	assert_null(kf_deb_image(&d));
+	assert_int_equal(d.source_date_epoch, -1);
+	kf_deb_rec_free(&d);
+	unlink(path);
+	free(path);
+	/* no file */
+	assert_int_equal(kf_deb_rec_read(&d, "/nonexistent/deb.json", KF_QUIET, NULL), -1);
+	kf_deb_rec_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_c2c_record),
 		cmocka_unit_test(test_current_rule),
 		cmocka_unit_test(test_current_and_stale),
+		cmocka_unit_test(test_deb_record),
 	};
 	char *rm[] = { "rm", "-rf", dir, NULL };
 	int failed;
