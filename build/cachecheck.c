@@ -17,13 +17,18 @@
  *                                  remote hit: the same object back)
  *
  * The ccache is /usr/lib/ccache/gcc's (the one Kbuild runs), or KF_CCACHE.
- * Exit 0 when all pass, 2 (make's) on the first failure.
+ * Exit 0 when all pass, 2 (make's) on the first failure. Its scratch
+ * directory ($TMPDIR/kf-cache-check.XXXXXX: the probe, two private caches)
+ * is removed however it ends: a pass, a failure (atexit: kf_die exits), or
+ * SIGINT, SIGTERM, SIGHUP (forwarded to the ccache running, then removed,
+ * then the tool dies of the signal as make expects).
  */
 #include "../lib/kf.h"
 #include "../lib/proc.h"
 #include "ccremote.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,55 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The scratch directory, NULL before mkdtemp and once removed. */
+static char *tmp_dir;
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) < 0 && errno != ENOENT)
+		kf_warn("cannot remove %s: %s", path, strerror(errno));
+	return 0;
+}
+
+static void tmp_remove(void)
+{
+	if (!tmp_dir)
+		return;
+	nftw(tmp_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(tmp_dir);
+	tmp_dir = NULL;
+}
+
+/* After each step that may have taken a signal: the directory removed,
+ * then death by that signal. */
+static void signalled(void)
+{
+	if (kf_proc_signal) {
+		tmp_remove();
+		kf_proc_die_of(kf_proc_signal);
+	}
+}
+
+/* The last line of ccache's output in dir/log-NAME, for a failure's message. */
+static char *last_line(const char *dir, const char *name)
+{
+	char *log = kf_xasprintf("%s/log-%s", dir, name);
+	char *text = kf_read_file(log, NULL), *line = NULL, *p, *r;
+
+	free(log);
+	if (!text)
+		return kf_xstrdup("no output");
+	for (p = text; p; p = kf_cut_line(p))
+		if (*kf_trim(p))
+			line = p;
+	r = kf_xstrdup(line ? kf_trim(line) : "no output");
+	free(text);
+	return r;
+}
 
 static const char *ccache_bin(char *buf, size_t n)
 {
@@ -76,6 +130,7 @@ static void form(const char *url, struct ccr_url *u, const char *ccache, const c
 		kf_die(2, "%s", err);
 	log = kf_xasprintf("%s/version", tmp);
 	rc = run(argv, NULL, NULL, log, 10);
+	signalled();
 	text = kf_read_file(log, NULL);
 	if (rc != 0 || !text)
 		kf_die(2, "ccache_remote needs ccache, and '%s --version' failed; apt-get install ccache", ccache);
@@ -101,6 +156,7 @@ static int compile(const char *ccache, const char *tmp, const char *name, const 
 	char *argv[] = { (char *)ccache, "gcc", "-c", "probe.c", "-o", obj, NULL };
 	int rc = run(argv, env, tmp, log, 60);
 
+	signalled();
 	*stats = kf_read_file(sl, NULL);
 	ccr_count(*stats, c);
 	free(cdir); free(obj); free(sl); free(log); free(e_dir); free(e_sl); free(e_rs);
@@ -111,7 +167,7 @@ int main(int argc, char **argv)
 {
 	const char *url = getenv(CCR_ENV), *ccache, *tmpdir;
 	char cbuf[PATH_MAX], red[512], msg[1024], value[1024], *tmpl;
-	char *tmp, *stats = NULL, *src, *a, *b;
+	char *tmp, *stats = NULL, *src, *a, *b, *why;
 	int form_only = 0, quiet = 0, timeout = 5;
 	struct ccr_url u;
 	struct ccr_counts c;
@@ -135,14 +191,18 @@ int main(int argc, char **argv)
 		url = NULL;
 	tmpdir = getenv("TMPDIR");
 	tmpl = kf_xasprintf("%s/kf-cache-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	kf_proc_forward_signals();
+	atexit(tmp_remove);
 	tmp = mkdtemp(tmpl);
 	if (!tmp)
 		kf_die(2, "cannot make a directory %s: %s", tmpl, strerror(errno));
+	tmp_dir = kf_xstrdup(tmp);
+	signalled();
 	ccache = ccache_bin(cbuf, sizeof(cbuf));
 	form(url, &u, ccache, tmp);
 	ccr_redacted(&u, red, sizeof(red));
 	if (form_only) {
-		rmdir(tmp);
+		tmp_remove();
 		free(tmpl);
 		if (!quiet)
 			printf("  CACHE   ccache_remote=%s: a Redis URL, and %s has Redis support\n", red, ccache);
@@ -150,10 +210,9 @@ int main(int argc, char **argv)
 	}
 
 	st = ccr_probe(&u, timeout * 1000, 1, msg, sizeof(msg));
-	if (st != CCR_OK) {
-		rmdir(tmp);
+	signalled();	/* a signal ends the probe's poll early: no verdict */
+	if (st != CCR_OK)
 		kf_die(2, "%s", msg);
-	}
 	printf("  CACHE   %s\n", msg);
 
 	/* ccache itself: a probe no cache can hold yet (a nonce), twice */
@@ -169,15 +228,17 @@ int main(int argc, char **argv)
 	}
 	if (compile(ccache, tmp, "a", value, 0, &c, &stats) != 0 || c.errors || c.timeouts ||
 	    !stats || !strstr(stats, "remote_storage_write")) {
+		why = last_line(tmp, "a");
 		kf_die(2, "%s answers, but ccache could not store an object there (its stats: %ld "
-		       "errors, %ld timeouts%s); kept: %s", red, c.errors, c.timeouts,
-		       stats && strstr(stats, "remote_storage_write") ? "" : ", no remote write", tmp);
+		       "errors, %ld timeouts%s; its output: %s)", red, c.errors, c.timeouts,
+		       stats && strstr(stats, "remote_storage_write") ? "" : ", no remote write", why);
 	}
 	free(stats);
 	if (compile(ccache, tmp, "b", value, 1, &c, &stats) != 0 || c.hits != 1) {
+		why = last_line(tmp, "b");
 		kf_die(2, "%s took the object but did not return it to an empty local cache (its "
-		       "stats: %ld hits, %ld misses, %ld errors, %ld timeouts); kept: %s", red, c.hits,
-		       c.misses, c.errors, c.timeouts, tmp);
+		       "stats: %ld hits, %ld misses, %ld errors, %ld timeouts; its output: %s)", red,
+		       c.hits, c.misses, c.errors, c.timeouts, why);
 	}
 	free(stats);
 	a = kf_xasprintf("%s/a.o", tmp);
@@ -186,15 +247,11 @@ int main(int argc, char **argv)
 		char ha[65], hb[65];
 
 		if (kf_sha256_file(a, ha) < 0 || kf_sha256_file(b, hb) < 0 || strcmp(ha, hb) != 0)
-			kf_die(2, "%s returned another object than ccache stored; kept: %s", red, tmp);
+			kf_die(2, "%s returned another object than ccache stored", red);
 	}
 	printf("  CACHE   ccache stored a probe object there and got it back, byte for byte, "
 	       "into an empty local cache\n");
-	{
-		char *argv_rm[] = { "rm", "-rf", tmp, NULL };
-
-		run(argv_rm, NULL, NULL, "/dev/null", 30);
-	}
+	tmp_remove();
 	printf("kflavour: cache-check: %s is usable as the shared cache\n", red);
 	free(src);
 	free(a);

@@ -6,13 +6,24 @@
 # redis-server in a network namespace on farm_net (build/farm.sh cache)
 # passes make cache-check; a wrong password, none, a stopped server and one
 # whose memory is full (noeviction) are each named; no packet to farm_net
-# leaves through a real interface. No kernel build: a few seconds.
+# leaves through a real interface. Every cache-check of the test (make's
+# kf-cache-form before a build too) makes its scratch directory under the
+# test's own TMPDIR: none is left, whether it passed, failed or was
+# interrupted (SIGINT while it waits for a stopped server). No kernel
+# build: a few seconds.
 . tests/lib.sh
 . tests/farmnet.sh
 fd=$(mktemp -d /tmp/kf-cache-check-test.XXXXXX)
 trap '[ -f "$kf_tmp/real.pid" ] && watch_stop "$kf_tmp/real"; build/farm.sh down "$fd/full"; build/farm.sh down "$fd/ok"; rm -rf "$kf_tmp" "$fd"' EXIT
 k=$KF_OUT/6.1
 pw=kfSecret0123
+export TMPDIR=$kf_tmp/tmp
+mkdir -p "$TMPDIR"
+# no_scratch_left WHEN: no kf-cache-check.XXXXXX left in TMPDIR
+no_scratch_left() {
+	check_eq "$1: no cache-check scratch directory left" \
+		"$(cd "$TMPDIR" && find . -maxdepth 1 -name 'kf-cache-check.*' | tr '\n' ' ')" ""
+}
 
 check "cache-check builds" make "$KF_TOOLS/cache-check" "$KF_TOOLS/farm-net" "$KF_TOOLS/build-progress" out="$KF_OUT"
 log_before=$(stat -c %Y "$k/generic/build.log" 2>/dev/null)
@@ -88,6 +99,17 @@ start=$SECONDS
 check_fails "a stopped server is named, within the timeout" 2 "does not answer within 2000 ms" \
 	env ccache_remote="$url" make cache-check out="$KF_OUT" cache_check_timeout=2
 [ $((SECONDS - start)) -lt 15 ] && ok "... in $((SECONDS - start)) s" || not_ok "... in $((SECONDS - start)) s"
+# SIGINT while cache-check waits for the stopped server: it dies of the
+# signal, as make expects, and leaves no scratch directory
+KF_CCACHE_REMOTE=$url "$KF_TOOLS/cache-check" --timeout 30 > "$kf_tmp/int.out" 2>&1 &
+cc=$!
+for _ in $(seq 50); do [ -n "$(ls "$TMPDIR" | grep kf-cache-check)" ] && break; sleep 0.1; done
+had=$(ls "$TMPDIR" | grep -c kf-cache-check)
+kill -INT "$cc"
+wait "$cc" && rc=0 || rc=$?
+check_eq "SIGINT while waiting for a stopped server: its scratch directory existed, it died of SIGINT (exit 130)" \
+	"$had $rc" "1 130"
+no_scratch_left "after SIGINT"
 build/farm.sh cont "$fd/ok" 1
 build/farm.sh kill "$fd/ok" 1
 check_fails "a killed server is named" 2 "redis://:\*\*\*@$hp does not answer \(connect: Connection refused\)" \
@@ -104,6 +126,7 @@ build/farm.sh down "$fd/ok"
 left() { for p in $pids; do ps -o stat=,comm= -p "$p" | grep -v '^Z'; done; }
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ -z "$(left)" ] && break; sleep 0.5; done
 check_eq "down: no redis-server of this test left" "$(left)" ""
+no_scratch_left "passes and failures against a server"
 watch_stop "$kf_tmp/real"
 check_eq "no packet to $net left through a real interface ($(sed -n 's/^watching //p' "$kf_tmp/real"))" \
 	"$(watch_hits "$kf_tmp/real")" 0
