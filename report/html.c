@@ -87,7 +87,7 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 	enum row_kind kind = report_rows[id].kind;
 	int num = kind == RK_NUMBER || kind == RK_SIZE || kind == RK_BYTES ||
 		  kind == RK_SECONDS;
-	char a[32];
+	char a[64];
 
 	sb_add(sb, num ? "<td class=\"num\">" : "<td>");
 	if (v.missing) {
@@ -154,6 +154,16 @@ static void row_td(struct strbuf *sb, const struct report *r, size_t i, enum row
 	case RK_SYSTEMD:
 		systemd_td(sb, &r->fl[i].systemd);
 		break;
+	case RK_CCACHE:
+		fmt_ccache(a, sizeof(a), v.build);
+		sb_esc(sb, a);
+		if (!v.build->remote.has)
+			break;
+		fmt_ccache_remote(a, sizeof(a), v.build);
+		sb_wrap(sb, ", shared cache: ", a, "");
+		if (v.build->remote.used == 0 && v.build->remote.off_because)
+			sb_wrap(sb, " <span class=\"missing\">(", v.build->remote.off_because, ")</span>");
+		break;
 	}
 	sb_add(sb, "</td>");
 }
@@ -164,7 +174,7 @@ static void flavour_table(struct strbuf *sb, const struct report *r)
 	static const enum row_id rows[] = {
 		ROW_DESCRIPTION, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
 		ROW_BZIMAGE, ROW_TEXT, ROW_DATA, ROW_PERCPU, ROW_CODE,
-		ROW_BUILD_SECONDS, ROW_WARNINGS, ROW_SYSTEMD,
+		ROW_BUILD_SECONDS, ROW_CCACHE, ROW_WARNINGS, ROW_SYSTEMD,
 	};
 
 	sb_add(sb, "<section id=\"flavours\"><h2>Flavours</h2>"

@@ -98,6 +98,21 @@ static json_t *config_obj(const struct flavour *f)
 			 "systemd", systemd_obj(&f->systemd));
 }
 
+/* build.json's ccache, the shared cache's figures without its URL. */
+static json_t *ccache_obj(const struct kf_build_rec *b)
+{
+	const struct kf_ccache_remote *r = &b->remote;
+	json_t *remote = !r->has ? json_null() :
+		json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "used", tri(r->used),
+			  "off_because", jstr_or_null(r->off_because), "hits", jint_or_null(r->hits),
+			  "misses", jint_or_null(r->misses), "errors", jint_or_null(r->errors),
+			  "timeouts", jint_or_null(r->timeouts), "stored", jint_or_null(r->stored));
+
+	return json_pack("{s:o, s:o, s:o, s:o}", "enabled", tri(b->ccache_enabled),
+			 "hits", jint_or_null(b->ccache_hits), "misses", jint_or_null(b->ccache_misses),
+			 "remote", remote);
+}
+
 static json_t *build_obj(const struct flavour *f)
 {
 	const struct kf_build_run *w = f->warned;
@@ -113,7 +128,7 @@ static json_t *build_obj(const struct flavour *f)
 			 "wall_seconds", jnum_or_null(f->full.wall_seconds),
 			 "cpu_seconds", jnum_or_null(f->full.cpu_seconds),
 			 "builds_alongside", jint_or_null(f->alongside));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "release", jstr_or_null(f->release),
 			 "bzimage_bytes", jint_or_null(f->bzimage_bytes), "sections", s,
 			 "wall_seconds", jnum_or_null(f->build.wall_seconds),
@@ -121,7 +136,8 @@ static json_t *build_obj(const struct flavour *f)
 			 "warnings", jint_or_null(w->warnings),
 			 "warning_lines", jstr_array(w->warning_lines, w->nwarning_lines),
 			 "code_bytes", jint_or_null(f->code_bytes),
-			 "compiled", jint_or_null(f->build.compiled), "last_full_build", full);
+			 "compiled", jint_or_null(f->build.compiled), "last_full_build", full,
+			 "ccache", ccache_obj(&f->build_rec));
 }
 
 /* Per line size: can two GDTs / a GDT and other data share one line? */

@@ -37,6 +37,8 @@ enum row_id {
 	ROW_BUILD_WALL,		/* the table splits the build times in two rows, */
 	ROW_BUILD_CPU,
 	ROW_BUILD_SECONDS,	/* report.html shows them in one */
+	ROW_CCACHE,		/* build.json's ccache */
+	ROW_CCACHE_REMOTE,	/* its shared cache's (the table: when any has one) */
 	ROW_WARNINGS,
 	ROW_SYSTEMD,		/* can it boot systemd: config.json's check */
 	ROW_NR
@@ -54,6 +56,7 @@ enum row_kind {
 	RK_SECONDS,	/* wall, cpu (NAN: unknown), seconds, alongside, compiled */
 	RK_WARNINGS,	/* num warnings; the flavour's lines */
 	RK_SYSTEMD,	/* num required values missing; the flavour's systemd */
+	RK_CCACHE,	/* ccache: its hits of calls, and the shared cache's (fmt_ccache) */
 };
 
 struct row_value {
@@ -65,6 +68,7 @@ struct row_value {
 	double wall, cpu;	/* the last build that compiled; NAN: unknown */
 	double seconds;		/* wall seconds of the last build of any kind */
 	long alongside, compiled;
+	const struct kf_build_rec *build;	/* RK_CCACHE: the flavour's build.json */
 };
 
 struct row {
@@ -113,6 +117,14 @@ extern const struct boot_row boot_rows[BR_NR];
 void fmt_delta(char *buf, size_t len, long long delta);
 /* "1.18M", "48.2K", "912" into buf. */
 void fmt_size(char *buf, size_t len, long long bytes);
+/* A build's ccache figures, the table's and report.html's words: "off", or
+ * "812/1018 hits" (hits of the calls that compile, the shared cache's among
+ * them). */
+void fmt_ccache(char *buf, size_t len, const struct kf_build_rec *b);
+/* Its shared cache's (ccache_remote): "800 hits" (of the hits above),
+ * ", 3 failed" (lookups and stores: errors and timeouts), or "off" (not used
+ * for the build); "" without one. Never the URL. */
+void fmt_ccache_remote(char *buf, size_t len, const struct kf_build_rec *b);
 
 void table_print(FILE *f, const struct report *r, int width);
 /* Returns 0, or -1 with errno set. */

@@ -33,6 +33,8 @@ const struct row report_rows[ROW_NR] = {
 	[ROW_BUILD_WALL]	= { "build wall", NULL, RK_SECONDS, NULL },
 	[ROW_BUILD_CPU]		= { "build CPU", NULL, RK_SECONDS, NULL },
 	[ROW_BUILD_SECONDS]	= { "build seconds", NULL, RK_SECONDS, NULL },
+	[ROW_CCACHE]		= { "build ccache", NULL, RK_CCACHE, NULL },
+	[ROW_CCACHE_REMOTE]	= { "  shared cache", NULL, RK_CCACHE, NULL },
 	[ROW_WARNINGS]		= { "build warnings", NULL, RK_WARNINGS, NULL },
 	[ROW_SYSTEMD]		= { "systemd needs", "systemd needs (before any build)", RK_SYSTEMD, NULL },
 };
@@ -124,6 +126,15 @@ struct row_value row_value(const struct report *r, size_t i, enum row_id id)
 		else if (id == ROW_BUILD_CPU ? isnan(v.cpu) : isnan(v.wall) && isnan(v.seconds))
 			v.missing = UNKNOWN;
 		break;
+	case ROW_CCACHE:
+	case ROW_CCACHE_REMOTE:
+		v.build = &f->build_rec;
+		if (!f->has_build)
+			v.missing = NOT_BUILT;
+		else if (f->build_rec.ccache_enabled < 0 ||
+			 (id == ROW_CCACHE_REMOTE && !f->build_rec.remote.has))
+			v.missing = UNKNOWN;
+		break;
 	case ROW_WARNINGS:
 		v.num = f->warned->warnings;
 		if (v.num < 0)
@@ -185,6 +196,35 @@ void fmt_size(char *buf, size_t len, long long bytes)
 		snprintf(buf, len, "%.1fK", bytes / 1024.0);
 	else
 		snprintf(buf, len, "%lld", bytes);
+}
+
+static long long nonneg(long long v)
+{
+	return v < 0 ? 0 : v;
+}
+
+void fmt_ccache(char *buf, size_t len, const struct kf_build_rec *b)
+{
+	if (b->ccache_enabled == 0)
+		snprintf(buf, len, "off");
+	else
+		snprintf(buf, len, "%lld/%lld hits", nonneg(b->ccache_hits),
+			 nonneg(b->ccache_hits) + nonneg(b->ccache_misses));
+}
+
+void fmt_ccache_remote(char *buf, size_t len, const struct kf_build_rec *b)
+{
+	const struct kf_ccache_remote *r = &b->remote;
+	long long failed = nonneg(r->errors) + nonneg(r->timeouts);
+
+	if (!r->has)
+		snprintf(buf, len, "%s", "");
+	else if (r->used == 0)
+		snprintf(buf, len, "off");
+	else if (failed)
+		snprintf(buf, len, "%lld hits, %lld failed", nonneg(r->hits), failed);
+	else
+		snprintf(buf, len, "%lld hits", nonneg(r->hits));
 }
 
 void fmt_delta(char *buf, size_t len, long long delta)

@@ -254,6 +254,12 @@ static void row_cell(const struct report *r, size_t i, enum row_id id, char *out
 	case RK_SYSTEMD:
 		systemd_text(out, &r->fl[i].systemd);
 		break;
+	case RK_CCACHE:
+		if (id == ROW_CCACHE_REMOTE)
+			fmt_ccache_remote(out, CELL, v.build);
+		else
+			fmt_ccache(out, CELL, v.build);
+		break;
 	}
 }
 
@@ -282,6 +288,15 @@ static void boot_text(const struct report *r, size_t i, size_t c, size_t k, char
 	}
 }
 
+/* Did any flavour's build use a shared cache (ccache_remote)? Its row then. */
+static int any_remote(const struct report *r)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		if (r->fl[i].has_build && r->fl[i].build_rec.remote.has)
+			return 1;
+	return 0;
+}
+
 static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 			int colw)
 {
@@ -289,7 +304,8 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	static const enum row_id rows[] = {
 		ROW_STATUS, ROW_CPU, ROW_MARCH, ROW_L1, ROW_SMT, ROW_MICROCODE,
 		ROW_BZIMAGE, ROW_TEXT, ROW_CODE, ROW_DATA, ROW_PERCPU,
-		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_WARNINGS, ROW_SYSTEMD,
+		ROW_BUILD_WALL, ROW_BUILD_CPU, ROW_CCACHE, ROW_CCACHE_REMOTE, ROW_WARNINGS,
+		ROW_SYSTEMD,
 	};
 	int width = LABEL + colw * (int)(to - from);
 	char buf[CELL];
@@ -301,6 +317,8 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 	fputc('\n', f);
 	rule(f, width - 1);
 	for (size_t k = 0; k < sizeof(rows) / sizeof(*rows); k++) {
+		if (rows[k] == ROW_CCACHE_REMOTE && !any_remote(r))
+			continue;
 		cell(f, report_rows[rows[k]].label, LABEL, NULL);
 		for (size_t i = from; i < to; i++) {
 			row_cell(r, i, rows[k], buf, &sgr);
@@ -482,6 +500,8 @@ void table_print(FILE *f, const struct report *r, int width)
 			"code bytes: function symbols in .text (no 2 MiB padding); build: "
 			"last build that\ncompiled (no-op rebuilds keep it), alongside: "
 			"other builds at the same time\n"
+			"build ccache: hits of the latest build's compiles; shared cache: of "
+			"them, from ccache_remote\n"
 			"systemd needs: what systemd requires of the kernel and the .config "
 			"lacks (config time;\nmenu paths in report.html, docs/system-boot.md)\n");
 	c2c_print(f, r, width);

@@ -53,6 +53,31 @@ check_eq "json: kernel release (the header)" "$(jq_py "$j" 'd["release"]')" 6.1.
 check_eq "json: L1 bytes per flavour" "$(jq_py "$j" '[f["config"]["l1_cache_bytes"] for f in d["flavours"]]')" "[64, 64, 128]"
 check_eq "json: CPU choice per flavour" "$(jq_py "$j" '[f["config"]["cpu"] for f in d["flavours"]]')" "['GENERIC_CPU', 'MK8', 'MPSC']"
 check_eq "json: k8 not built is null, not 0" "$(jq_py "$j" 'd["flavours"][1]["build"]')" None
+check_eq "json: the build's ccache, no shared cache" "$(jq_py "$j" 'd["flavours"][0]["build"]["ccache"]')" \
+	"{'enabled': True, 'hits': 0, 'misses': 1018, 'remote': None}"
+# The shared cache's figures (build.json's ccache.remote, lib/records.c): in
+# the table's and report.html's "build ccache" row and report.json; its URL
+# never, so no password (here one a record should never hold) either.
+rc=$kf_tmp/remote
+mkdir -p "$rc" && cp -a "$fixture" "$rc/"
+jq '.ccache = {enabled: true, hits: 1000, misses: 18, remote: {url: "redis://:hunter2secret@198.51.100.2:6379",
+	used: true, off_because: null, hits: 990, misses: 28, errors: 2, timeouts: 1, stored: 18}}' \
+	"$fixture/generic/build.json" > "$rc/6.1/generic/build.json"
+jq '.ccache.remote = {url: "redis://:***@198.51.100.2:6379", used: false,
+	off_because: "redis://:***@198.51.100.2:6379 refuses the password (AUTH)", hits: 0, misses: 0,
+	errors: 0, timeouts: 0, stored: 0}' "$fixture/mpsc/build.json" > "$rc/6.1/mpsc/build.json"
+"$tool" --width 100 --json "$rc/6.1/report.json" --html "$rc/6.1/report.html" "$rc/6.1" \
+	"$(frags generic)" "$(frags k8)" mpsc > "$kf_tmp/rtable" 2>&1
+check "table: the build ccache row" grep -Eq '^build ccache +1000/1018 hits +not built +9/1018 hits ' "$kf_tmp/rtable"
+check "table: under it, the shared cache's hits and failures, or off" \
+	grep -Eq '^  shared cache +990 hits, 3 failed +not built +off ' "$kf_tmp/rtable"
+check "table: no shared cache row when no build had one" bash -c "! grep -q 'shared cache  ' '$kf_tmp/table'"
+check "report.html: the row, and why the shared cache was off" \
+	grep -q '<td class="k">build ccache</td><td>1000/1018 hits, shared cache: 990 hits, 3 failed</td>.*9/1018 hits, shared cache: off <span class="missing">(redis://:\*\*\*@198.51.100.2:6379 refuses the password (AUTH))' "$rc/6.1/report.html"
+check "report.json with the shared cache validates" validate "$rc/6.1/report.json"
+check_eq "json: the shared cache's figures" "$(jq_py "$rc/6.1/report.json" '[f["build"]["ccache"]["remote"] for f in d["flavours"] if f["build"]]')" \
+	"[{'used': True, 'off_because': None, 'hits': 990, 'misses': 28, 'errors': 2, 'timeouts': 1, 'stored': 18}, {'used': False, 'off_because': 'redis://:***@198.51.100.2:6379 refuses the password (AUTH)', 'hits': 0, 'misses': 0, 'errors': 0, 'timeouts': 0, 'stored': 0}]"
+check_eq "no output shows the URL's password" "$(grep -l hunter2 "$kf_tmp/rtable" "$rc/6.1/report.json" "$rc/6.1/report.html")" ""
 check_eq "json: mpsc on nocona" \
 	"$(jq_py "$j" '[(b["cache_alignment"], b["line_verdict"], b["threads_per_core"], b["cores"], b["swiotlb"]) for b in d["flavours"][2]["boots"] if b["cpu"]=="nocona"]')" \
 	"[(128, 'match', 2, 1, True)]"
