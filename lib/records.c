@@ -343,20 +343,20 @@ static void read_ktap(struct kf_boot_rec *b, const json_t *ktap)
 	}
 }
 
-int kf_boot_rec_read(struct kf_boot_rec *b, const char *path,
-		     enum kf_need need, const char *fix)
+static void boot_init(struct kf_boot_rec *b)
 {
-	const json_t *console, *v;
-	const char *key;
-	json_t *j;
-
 	memset(b, 0, sizeof(*b));
 	b->exit_status = b->ktap_passed = b->ktap_failed = b->ktap_skipped = b->hwalign = -1;
 	b->wall_seconds = b->guest_seconds = NAN;
 	b->swiotlb_mapped = b->microcode_updated = b->end_marker = -1;
-	j = load(&b->h, path, "boot", need, fix);
-	if (!j)
-		return -1;
+}
+
+/* A boot record's members, which a system boot's record has too. */
+static void boot_fill(struct kf_boot_rec *b, const json_t *j)
+{
+	const json_t *console, *v;
+	const char *key;
+
 	b->cpu = str(j, "cpu");
 	b->cpu_string = str(j, "cpu_string");
 	b->qemu_version = str(j, "qemu_version");
@@ -382,6 +382,18 @@ int kf_boot_rec_read(struct kf_boot_rec *b, const char *path,
 			b->facts[b->nfacts].key = kf_xstrdup(key);
 			b->facts[b->nfacts++].val = kf_xstrdup(json_string_value(v));
 		}
+}
+
+int kf_boot_rec_read(struct kf_boot_rec *b, const char *path,
+		     enum kf_need need, const char *fix)
+{
+	json_t *j;
+
+	boot_init(b);
+	j = load(&b->h, path, "boot", need, fix);
+	if (!j)
+		return -1;
+	boot_fill(b, j);
 	json_decref(j);
 	return 0;
 }
@@ -896,4 +908,67 @@ void kf_deb_rec_free(struct kf_deb_rec *d)
 	free(d->image);
 	memset(d, 0, sizeof(*d));
 	d->source_date_epoch = -1;
+}
+
+/* ---- sysboot/<cpu>.json ----------------------------------------------- */
+
+int kf_sysboot_rec_read(struct kf_sysboot_rec *s, const char *path, enum kf_need need,
+			const char *fix)
+{
+	const json_t *sys, *root, *mem;
+	json_t *j;
+
+	memset(s, 0, sizeof(*s));
+	boot_init(&s->b);
+	s->multi_user_reached = -1;
+	s->multi_user_seconds = s->userspace_seconds = NAN;
+	s->mem_total_kb = s->mem_used_kb = -1;
+	j = load(&s->b.h, path, "sysboot", need, fix);
+	if (!j)
+		return -1;
+	boot_fill(&s->b, j);
+	s->initrd_sha256 = str(j, "initrd_sha256");
+	s->image = str(j, "image");
+	s->image_record = str(j, "image_record");
+	s->cause = str(j, "cause");
+	sys = json_object_get(j, "system");
+	s->multi_user_reached = boolean(sys, "multi_user_reached");
+	s->multi_user_seconds = kf_json_num(sys, "multi_user_seconds");
+	s->userspace_seconds = kf_json_num(sys, "userspace_seconds");
+	s->systemd_version = str(sys, "systemd_version");
+	s->system_state = str(sys, "system_state");
+	s->failed_units = strs(sys, "failed_units", &s->nfailed_units);
+	s->modules = strs(sys, "modules", &s->nmodules);
+	root = json_object_get(sys, "root");
+	s->root_device = str(root, "device");
+	s->root_drivers = strs(root, "drivers", &s->nroot_drivers);
+	s->root_modules = strs(root, "modules", &s->nroot_modules);
+	mem = json_object_get(sys, "memory");
+	s->mem_total_kb = kf_json_int(mem, "total_kb");
+	s->mem_used_kb = kf_json_int(mem, "used_kb");
+	s->systemd_lines = strs(sys, "systemd_lines", &s->nsystemd_lines);
+	s->no_root_line = str(sys, "no_root_line");
+	json_decref(j);
+	return 0;
+}
+
+void kf_sysboot_rec_free(struct kf_sysboot_rec *s)
+{
+	kf_boot_rec_free(&s->b);
+	free(s->initrd_sha256);
+	free(s->image);
+	free(s->image_record);
+	free(s->cause);
+	free(s->systemd_version);
+	free(s->system_state);
+	free_strs(s->failed_units, s->nfailed_units);
+	free_strs(s->modules, s->nmodules);
+	free(s->root_device);
+	free_strs(s->root_drivers, s->nroot_drivers);
+	free_strs(s->root_modules, s->nroot_modules);
+	free_strs(s->systemd_lines, s->nsystemd_lines);
+	free(s->no_root_line);
+	memset(s, 0, sizeof(*s));
+	boot_init(&s->b);
+	s->multi_user_seconds = s->userspace_seconds = NAN;
 }

@@ -11,6 +11,7 @@
  *   rootfs/<suite>-<key>.json   struct kf_rootfs_rec   kf_rootfs_rec_read()
  *   <flavour>/system/image.json struct kf_image_rec    kf_image_rec_read()
  *   <flavour>/deb/deb.json      struct kf_deb_rec      kf_deb_rec_read()
+ *   <flavour>/sysboot/<cpu>.json struct kf_sysboot_rec kf_sysboot_rec_read()
  *
  * lib/record.c stays the one JSON layer: every reader here goes through its
  * kf_record_load(). What a reader guarantees when it returns 0:
@@ -374,5 +375,31 @@ const struct kf_deb_pkg *kf_deb_image(const struct kf_deb_rec *d);
 /* 1 when the image package holds a module of this file name ("virtio_blk.ko",
  * in any directory, also compressed: "virtio_blk.ko.xz"), else 0. */
 int kf_deb_has_module(const struct kf_deb_pkg *p, const char *name);
+
+/* ---- sysboot/<cpu>.json (boot/sysboot.schema.json): a system boot ------ */
+
+/* A flavour's package booted to multi-user.target in its Debian system
+ * (boot-runner --disk, docs/system-boot.md): a boot record's members (b,
+ * its header's kind "sysboot") and the system boot's own. */
+struct kf_sysboot_rec {
+	struct kf_boot_rec b;
+	char *initrd_sha256, *image, *image_record;
+	char *cause;			/* the verdict's cause; NULL for a pass */
+	int multi_user_reached;		/* 1, 0, -1 missing */
+	double multi_user_seconds;	/* from the kernel's start; NAN: missing */
+	double userspace_seconds;
+	char *systemd_version, *system_state;
+	char **failed_units, **modules, **systemd_lines;
+	size_t nfailed_units, nmodules, nsystemd_lines;
+	char *root_device;		/* "vda" */
+	char **root_drivers, **root_modules;
+	size_t nroot_drivers, nroot_modules;
+	long long mem_total_kb, mem_used_kb;	/* -1: missing */
+	char *no_root_line;
+};
+
+int kf_sysboot_rec_read(struct kf_sysboot_rec *s, const char *path, enum kf_need need,
+			const char *fix);
+void kf_sysboot_rec_free(struct kf_sysboot_rec *s);
 
 #endif /* KF_RECORDS_H */
