@@ -75,7 +75,7 @@ static char *word_after(const char *p, const char *prefix)
 	size_t n;
 
 	p += strlen(prefix);
-	n = strcspn(p, " \t\n'\":");
+	n = strcspn(p, " \t\n'\":;,");
 	return kf_xstrndup(p, n);
 }
 
@@ -102,7 +102,8 @@ void kf_sys_explain(const char *log, struct kf_sys_why *why)
 	if ((p = find_any(log, disk))) {
 		set(why, KF_SYS_DISK_FULL, line_at(log, p),
 		    "free space on that disk (the root filesystem takes about 1 GB while it is made, "
-		    "an image as much again), or give rootfs= a directory on a larger one");
+		    "an image as much again), or use a larger one (rootfs= for the root filesystem "
+		    "cache, out= for the images)");
 		return;
 	}
 	if ((p = find_any(log, userns))) {

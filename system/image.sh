@@ -97,11 +97,16 @@ hooks+=(--customize-hook="chroot \"\$1\" lsinitramfs /boot/initrd.img-$rel > \"\
 rc=0
 TMPDIR=$work "$mmdebstrap" --mode=unshare --variant=custom --skip=update \
 	"${hooks[@]}" "$KF_SUITE" "$work/root" > "$log" 2>&1 || rc=$?
-if [ "$rc" != 0 ]; then
-	"$KF_RECORD" --explain "$log" --what "installing $deb into a copy of $KF_ROOTFS_TAR" \
-		--dir "$parent" --user "$(id -un)" || true
+# The log of a failure is kept beside the flavour's directory, the
+# temporary one goes.
+failed() {
 	cp "$log" "$parent/system-install.log" 2>/dev/null || true
+	"$KF_RECORD" --explain "$parent/system-install.log" --what "$1" --dir "$parent" \
+		--user "$(id -un)" || true
 	exit 2
+}
+if [ "$rc" != 0 ]; then
+	failed "installing $deb into a copy of $KF_ROOTFS_TAR"
 fi
 
 # Reproducible where the tools allow: mtimes clamped to SOURCE_DATE_EPOCH
@@ -121,10 +126,7 @@ rc=0
 E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH in_ns mkfs.ext4 -q -F -L kflavour -U "$uuid" \
 	-E "hash_seed=$uuid" -d "$work/root" "$work/image.raw" "${mb}M" >> "$log" 2>&1 || rc=$?
 if [ "$rc" != 0 ]; then
-	"$KF_RECORD" --explain "$log" --what "mkfs.ext4 -d of $flavour's system ($mb MiB)" \
-		--dir "$parent" || true
-	cp "$log" "$parent/system-install.log" 2>/dev/null || true
-	exit 2
+	failed "mkfs.ext4 -d of $flavour's system ($mb MiB)"
 fi
 mv "$work/image.raw" "$work/out/image.raw"
 end=$(date +%s.%N)

@@ -28,6 +28,8 @@ $(eval $(call unit_test,test_audit_misses,config/misses.c config/fragment.c lib/
 $(out)/tests/test_audit_misses: config/audit.h config/fragment.h
 $(eval $(call unit_test,test_audit_sysreq,config/sysreq.c config/fragment.c lib/record.c,-ljansson))
 $(out)/tests/test_audit_sysreq: config/sysreq.h config/fragment.h
+$(eval $(call unit_test,test_system_explain,system/explain.c,))
+$(out)/tests/test_system_explain: system/explain.h
 $(eval $(call unit_test,test_policy,,))
 $(eval $(call unit_test,test_logdiff,report/logdiff.c,))
 $(eval $(call unit_test,test_bisect_split,bisect/split.c,))

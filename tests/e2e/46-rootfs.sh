@@ -1,0 +1,130 @@
+#!/bin/bash
+# The Debian system (issue 46; docs/system-boot.md, "The Debian system"):
+# make rootfs makes the cached bookworm root filesystem with mmdebstrap (a
+# few minutes the first time, mostly download) and reuses it: the second
+# make downloads nothing (it runs with no network at all). A kernel package
+# installed into a copy of it (make system) gets its initramfs-tools
+# initrd, with the root disk's driver (virtio_blk, a module in Debian's
+# cloud kernel: the package stands in for make deb's); the cached tarball's
+# checksum does not change. Bad input, each one line naming what and the
+# fix, the cached root filesystem and the earlier image intact, nothing
+# left behind: no mirror, a package whose dependency the system lacks, a
+# disk that fills while the image is made (more in tests/slow/46-system.sh).
+. tests/lib.sh
+o=$KF_OUT
+sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
+valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
+inc=systemd-sysv,udev,kmod,initramfs-tools,linux-base,zstd
+
+check "make rootfs (mmdebstrap the first time, a few minutes)" make rootfs out="$o"
+tar=$(sed -n 's/.*ROOTFS  \(bookworm-[0-9a-f]*\).*/\1/p' "$kf_tmp/last.out" | head -n1)
+tarf=$o/rootfs/$tar.tar rec=$o/rootfs/$tar.json
+check "the root filesystem record matches system/rootfs.schema.json" valid "$rec" system/rootfs.schema.json
+sum=$(sha "$tarf")
+check_eq "the record's sha256 is the tarball's" "$(jq -r .sha256 "$rec")" "$sum"
+check_eq "the tarball is read-only" "$(stat -c %A "$tarf")" "-r--r--r--"
+check_eq "it holds systemd, udev, kmod, initramfs-tools, linux-base" \
+	"$(tar -xOf "$tarf" ./var/lib/dpkg/status 2>/dev/null | grep -cE '^Package: (systemd-sysv|udev|kmod|initramfs-tools|linux-base)$')" 5
+check_eq "its sources are this machine's" "$(jq -r '.sources[0]' "$rec")" \
+	"$(apt-get indextargets --format 'deb $(SITE) $(RELEASE) $(COMPONENT)' 'Identifier: Packages' | grep ' bookworm main$' | head -n1)"
+
+# Again, in a network namespace with nothing but loopback: a download would fail.
+if unshare -n true 2>/dev/null; then
+	check "a second make rootfs with no network at all" unshare -n make rootfs out="$o"
+	grep -q "ROOTFS  $tar (cached" "$kf_tmp/last.out" && ok "it reused $tar" ||
+		{ not_ok "it reused $tar"; diag < "$kf_tmp/last.out"; }
+else
+	skip "a second make rootfs with no network at all" "unshare -n is not allowed here"
+fi
+check_eq "the tarball is unchanged" "$(sha "$tarf")" "$sum"
+
+# A kernel package: Debian's cloud kernel (VIRTIO_BLK=m), fetched once.
+debs=$o/debs
+mkdir -p "$debs"
+deb=$(ls "$debs"/linux-image-6.1.0-*-cloud-amd64_*.deb 2>/dev/null | head -n1)
+if [ -z "$deb" ]; then
+	name=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null | awk '/Depends: linux-image-6/ {print $2; exit}')
+	(cd "$debs" && apt-get download -q "$name" > /dev/null 2>&1)
+	deb=$(ls "$debs"/linux-image-6.1.0-*-cloud-amd64_*.deb 2>/dev/null | head -n1)
+fi
+sys=$o/6.1/debian-cloud/system
+if [ -z "$deb" ]; then
+	not_ok "Debian's cloud kernel package downloaded (apt-get download linux-image-6.1.0-*-cloud-amd64)"
+else
+	rm -rf "$sys"
+	check "make system flavour=debian-cloud deb=$(basename "$deb")" \
+		make system flavour=debian-cloud deb="$deb" out="$o"
+	check "image.json matches system/image.schema.json" valid "$sys/image.json" system/image.schema.json
+	check_eq "the package installed, from the record" "$(jq -r '"\(.package.name) \(.package.version)"' "$sys/image.json")" \
+		"$(dpkg-deb -f "$deb" Package Version | awk '{print $2}' | paste -sd' ')"
+	check_eq "the initrd was made by its postinst and carries virtio_blk" \
+		"$(jq -r '"\(.initrd.root_driver) \(.initrd.root_driver_in)"' "$sys/image.json")" "virtio_blk initrd"
+	grep -q '/virtio_blk\.ko' "$sys/initrd.list" && ok "initrd.list (lsinitramfs) has virtio_blk.ko" ||
+		not_ok "initrd.list (lsinitramfs) has virtio_blk.ko"
+	check_eq "the record's module count is initrd.list's" "$(jq -r .initrd.modules "$sys/image.json")" \
+		"$(grep -cE '\.ko(\.(xz|zst|gz))?$' "$sys/initrd.list")"
+	check_eq "vmlinuz is the package's" "$(sha "$sys/vmlinuz")" \
+		"$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./boot/vmlinuz-$(jq -r .release "$sys/image.json")" | sha256sum | cut -d' ' -f1)"
+	check_eq "image.raw is ext4 with the record's UUID" "$(blkid -o value -s UUID "$sys/image.raw")" \
+		"$(jq -r .image.uuid "$sys/image.json")"
+	check_eq "the record's image sha256 is image.raw's" "$(jq -r .image.sha256 "$sys/image.json")" "$(sha "$sys/image.raw")"
+	check_eq "the image holds the kernel's modules" \
+		"$(debugfs -R "ls -p /usr/lib/modules/$(jq -r .release "$sys/image.json")/kernel" "$sys/image.raw" 2>/dev/null | grep -c drivers)" 1
+	check_eq "it records the root filesystem it copied" "$(jq -r .rootfs.sha256 "$sys/image.json")" "$sum"
+	check_eq "the cached tarball is unchanged" "$(sha "$tarf")" "$sum"
+	t0=$(stat -c %Y "$sys/image.raw")
+	check "make system again" make system flavour=debian-cloud deb="$deb" out="$o"
+	check_eq "a second make system remakes nothing" "$(stat -c %Y "$sys/image.raw")" "$t0"
+fi
+
+# Bad input. No mirror: new inputs (another package) with no network.
+if unshare -n true 2>/dev/null; then
+	check_fails "no mirror reachable: one line naming it and the fix" 2 \
+		'^kflavour: mmdebstrap bookworm for .* failed \(no-mirror\): .*check the network' \
+		unshare -n make rootfs out="$o" system_include="$inc,hello"
+else
+	skip "no mirror reachable" "unshare -n is not allowed here"
+fi
+check_eq "... the cached tarball intact" "$(sha "$tarf")" "$sum"
+check_eq "... nothing left in the cache but tarballs, records and logs" \
+	"$(find "$o/rootfs" -mindepth 1 -not -name '*.tar' -not -name '*.json' -not -name '*.log' -not -name .lock | wc -l)" 0
+# A package apt does not know is found only after the essential ones are
+# downloaded: tests/slow/46-system.sh, with a failing postinst and a full
+# disk while the root filesystem is made.
+
+# A kernel package whose dependency the system lacks: dpkg -i fails.
+if [ -n "$deb" ]; then
+	pk=$kf_tmp/pk
+	mkdir -p "$pk/DEBIAN" "$pk/boot"
+	echo not-a-kernel > "$pk/boot/vmlinuz-0.0.1-kftest"
+	printf 'Package: linux-image-0.0.1-kftest\nVersion: 1\nArchitecture: amd64\nMaintainer: kflavour <kflavour@invalid>\nDepends: kflavour-missing-dep\nDescription: a kernel package whose dependency no system has\n' \
+		> "$pk/DEBIAN/control"
+	dpkg-deb --build "$pk" "$kf_tmp/kftest.deb" > /dev/null
+	img=$(sha "$sys/image.raw") js=$(sha "$sys/image.json")
+	check_fails "a package that fails to install: its missing dependency named" 2 \
+		'failed \(depends\): linux-image-0.0.1-kftest depends on kflavour-missing-dep, which the system lacks' \
+		make system flavour=debian-cloud deb="$kf_tmp/kftest.deb" out="$o"
+	check_eq "... the earlier image and its record intact" "$(sha "$sys/image.raw") $(sha "$sys/image.json")" "$img $js"
+	check_eq "... no temporary directory left" "$(find "$o/6.1/debian-cloud" -maxdepth 1 -name '.tmp-*' | wc -l)" 0
+
+	# A disk that fills: out= on a 150 MiB tmpfs in a private mount
+	# namespace, with a copy of the earlier system; the root filesystem
+	# stays in its cache.
+	if unshare -m true 2>/dev/null; then
+		small=$kf_tmp/small
+		mkdir -p "$small"
+		check_fails "a disk that fills while the image is made: named, with the fix" 2 \
+			'failed \(disk-full\): .*No space left on device.*free space on that disk' \
+			unshare -m bash -c 'mount -t tmpfs -o size=150m kftest "$1" || exit 9
+				d=$1/out/6.1/debian-cloud; mkdir -p "$d/system"; cp "$2/image.json" "$d/system/"
+				rc=0; make system flavour=debian-cloud deb="$3" out="$1/out" rootfs="$4" || rc=$?
+				cmp -s "$2/image.json" "$d/system/image.json" && echo "# record intact"
+				echo "# left: $(find "$d" -mindepth 1 -maxdepth 1 -name ".*" | wc -l)"
+				exit $rc' _ "$small" "$sys" "$deb" "$o/rootfs"
+		check_eq "... that out='s earlier image record intact, no temporary left" \
+			"$(grep -E '^# (record intact|left: 0)$' "$kf_tmp/last.out" | wc -l)" 2
+	else
+		skip "a disk that fills" "unshare -m is not allowed here"
+	fi
+fi
+done_testing
