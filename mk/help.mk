@@ -35,6 +35,11 @@ Pipeline (each target runs the stages before it):
                         once), workload=pipe|futex|fault|calib-8|calib-64|calib-128|calib-same,
                         crosscheck=1 loads QEMU's insn plugin per vCPU too (slow; docs/c2c.md)
   make c2c-plugins      the TCG plugins, built against Debian's qemu source package
+  make rootfs           the cached Debian 12 root filesystem (mmdebstrap, once per
+                        machine: out/rootfs/, rootfs=DIR; docs/system-boot.md)
+  make system flavour=X   X's kernel package (deb=PATH, else make deb's) installed
+                        in a copy of it: out/<kver>/X/system/ vmlinuz, initrd.img,
+                        image.raw, image.json
 
 Configs:
   make list             flavours with their fragments and CPU model

@@ -61,7 +61,8 @@ check-kcidb: $(kcidb_json)
 
 # check-records: every stage record in $(kdir) (config.json, build.json,
 # boot/<cpu>.json, report.json, and c2c/*.json when make c2c made any, deb/deb.json
-# when make deb made any) valid against the schema beside the stage
+# when make deb made any, system/image.json and rootfs/*.json when make system
+# and make rootfs made any) valid against the schema beside the stage
 # that writes it (docs/architecture.md, "Records"), with Debian's
 # python3-jsonschema. It reads what is there; make report makes them all.
 .PHONY: check-records
@@ -82,7 +83,10 @@ check-records:
 	[ $${#c2c[@]} = 0 ] || valid c2c/c2c.schema.json "c2c records" "$${c2c[@]}"; \
 	[ $${#runs[@]} = 0 ] || valid boot/boot.schema.json "c2c runs' boot records" "$${runs[@]}"; \
 	debs=($(kdir)/*/deb/deb.json); \
-	[ $${#debs[@]} = 0 ] || valid package/deb.schema.json "deb records" "$${debs[@]}"
+	[ $${#debs[@]} = 0 ] || valid package/deb.schema.json "deb records" "$${debs[@]}"; \
+	img=($(kdir)/*/system/image.json); rfs=($(rootfs)/*.json); \
+	[ $${#img[@]} = 0 ] || valid system/image.schema.json "system image records" "$${img[@]}"; \
+	[ $${#rfs[@]} = 0 ] || valid system/rootfs.schema.json "root filesystem records" "$${rfs[@]}"
 
 .PHONY: report report-only report-png diffconfig logdiff
 # want_records (boot/boot.mk): every selected flavour on every CPU model
