@@ -4,6 +4,7 @@
  * See logparse.h for the interface and docs/boot.md for the protocol.
  */
 #include "logparse.h"
+#include "../lib/conline.h"
 #include "../lib/kf.h"
 
 #include <ctype.h>
@@ -92,52 +93,6 @@ void kf_log_warn(struct kf_log *log, const char *fmt, ...)
 static int starts(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
-}
-
-/*
- * A console line as the parser sees it: no '\r', no terminal escapes (SeaBIOS
- * clears the screen), no control characters, no printk time stamp.
- */
-static char *clean_line(const char *line)
-{
-	char *s = kf_xmalloc(strlen(line) + 1), *d = s;
-
-	for (const unsigned char *p = (const unsigned char *)line; *p; p++) {
-		if (*p == 0x1b) {		/* ESC [ params final, or ESC x */
-			if (p[1] == '[') {
-				p += 2;
-				while (*p && !(*p >= 0x40 && *p <= 0x7e))
-					p++;
-				if (!*p)
-					break;
-			} else if (p[1]) {
-				p++;
-			}
-			continue;
-		}
-		if (*p == '\t')
-			*d++ = ' ';
-		else if (*p >= 0x20 && *p != 0x7f)
-			*d++ = (char)*p;
-	}
-	*d = '\0';
-
-	/* "[    1.234567] " from CONFIG_PRINTK_TIME */
-	if (s[0] == '[') {
-		char *p = s + 1;
-
-		while (*p == ' ')
-			p++;
-		if (isdigit((unsigned char)*p)) {
-			while (isdigit((unsigned char)*p) || *p == '.')
-				p++;
-			if (p[0] == ']') {
-				p += p[1] == ' ' ? 2 : 1;
-				memmove(s, p, strlen(p) + 1);
-			}
-		}
-	}
-	return s;
 }
 
 static void add_result(struct kf_log *log, const char *suite, const char *name,
@@ -335,7 +290,7 @@ static int oops_line(const char *s)
 
 void kf_log_line(struct kf_log *log, const char *line)
 {
-	char *s = clean_line(line);
+	char *s = kf_con_clean(line, KF_CON_TAB_SPACE);
 
 	log->lines++;
 	ktap_line(log, s);
@@ -436,49 +391,19 @@ enum kf_verdict kf_log_verdict(const struct kf_log *log)
 	return KF_QEMU_ERROR;
 }
 
-/* "[+   1.234] " or "[+   1.234]! ": the runner's prefix; returns its length. */
-static size_t runner_prefix(const char *l, int *note)
+/* One line of a runner's log (lib/conline.c splits them): a note or console text. */
+static void log_line(size_t lineno, int note, const char *line, void *arg)
 {
-	const char *p = l;
-
-	if (p[0] != '[' || p[1] != '+')
-		return 0;
-	p += 2;
-	while (*p == ' ')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p) || *p == '.')
-		p++;
-	if (*p++ != ']')
-		return 0;
-	*note = *p == '!';
-	if (*p == '!' || *p == ' ')
-		p++;
-	if (*note && *p == ' ')
-		p++;
-	return (size_t)(p - l);
+	(void)lineno;
+	if (note)
+		kf_log_note(arg, line);
+	else
+		kf_log_line(arg, line);
 }
 
 void kf_log_parse_text(struct kf_log *log, const char *text)
 {
-	const char *l = text;
-
-	while (*l) {
-		size_t len = strcspn(l, "\n");
-		char *line = kf_xstrndup(l, len);
-		int note = 0;
-		size_t skip = runner_prefix(line, &note);
-
-		if (note)
-			kf_log_note(log, line + skip);
-		else
-			kf_log_line(log, line + skip);
-		free(line);
-		l += len;
-		if (*l)
-			l++;
-	}
+	kf_con_lines(text, log_line, log);
 }
 
 int kf_log_parse_file(struct kf_log *log, const char *path)

@@ -25,6 +25,7 @@
  * --from-compiler exits 0 when every object in DIR came from the compiler:
  * no ccache hit in any build of DIR (check-repro reuses such a build).
  */
+#include "../lib/elf.h"
 #include "../lib/kf.h"
 #include "../lib/records.h"
 #include "ccremote.h"
@@ -34,9 +35,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <ftw.h>
-#include <gelf.h>
 #include <jansson.h>
-#include <libelf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,53 +56,42 @@ static char *path_in(const char *dir, const char *rel)
 	return kf_xasprintf("%s/%s", dir, rel);
 }
 
-/* Open an ELF file with libelf; NULL (nothing left open) when it is not one. */
-static Elf *elf_open(const char *path, int *fd, size_t *shstrndx)
-{
-	Elf *elf;
-
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return NULL;
-	elf = elf_begin(*fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, shstrndx) != 0) {
-		if (elf)
-			elf_end(elf);
-		close(*fd);
-		return NULL;
-	}
-	return elf;
-}
-
 /*
  * Sizes of the sections of an ELF file that are still -1 in size[]; the
  * others are left alone. -1 stays for a section the file does not have.
  */
-static int read_sections(const char *path, long long size[N_SECTIONS])
+static int read_sections(const char *path, long long size[N_SECTIONS], char *err, size_t es)
 {
-	int fd;
-	size_t shstrndx, i;
-	Elf *elf = elf_open(path, &fd, &shstrndx);
-	Elf_Scn *scn = NULL;
+	struct kf_elf f;
 
-	if (!elf)
+	if (kf_elf_open(&f, path, err, es) != 0)
 		return -1;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
+	for (size_t i = 0; i < N_SECTIONS; i++) {
+		struct kf_elf_section sec;
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name)
-			continue;
-		for (i = 0; i < N_SECTIONS; i++)
-			if (size[i] < 0 && strcmp(name, section_names[i]) == 0)
-				size[i] = (long long)sh.sh_size;
+		if (size[i] < 0 && kf_elf_section(&f, section_names[i], &sec) == 0)
+			size[i] = (long long)sec.size;
 	}
-	elf_end(elf);
-	close(fd);
+	kf_elf_close(&f);
 	return 0;
+}
+
+struct code_sum {
+	size_t text_ndx;
+	long long sum;
+	unsigned long long text_sym, etext_sym;	/* 0 when not found */
+};
+
+static void code_sym(const struct kf_elf_sym *s, void *arg)
+{
+	struct code_sum *c = arg;
+
+	if (!strcmp(s->name, "_text"))
+		c->text_sym = s->value;
+	else if (!strcmp(s->name, "_etext"))
+		c->etext_sym = s->value;
+	if (s->type == KF_ELF_FUNC && s->shndx == c->text_ndx)
+		c->sum += (long long)s->size;
 }
 
 /*
@@ -115,58 +103,25 @@ static int read_sections(const char *path, long long size[N_SECTIONS])
  */
 static long long code_bytes(const char *path, long long *span)
 {
-	int fd;
-	size_t shstrndx, text_ndx = 0;
-	Elf *elf = elf_open(path, &fd, &shstrndx);
-	Elf_Scn *scn = NULL, *symscn = NULL;
-	long long sum = 0;
-	/* kernel addresses: unsigned, 0 when not found */
-	unsigned long long text_sym = 0, etext_sym = 0;
-	GElf_Shdr symsh = { 0 };
+	struct kf_elf f;
+	struct kf_elf_section text;
+	struct code_sum c = { 0 };
+	char err[256];
 
 	*span = -1;
-	if (!elf)
+	if (kf_elf_open(&f, path, err, sizeof(err)) != 0)
 		return -1;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".text"))
-			text_ndx = elf_ndxscn(scn);
-		if (sh.sh_type == SHT_SYMTAB) {
-			symscn = scn;
-			symsh = sh;
-		}
-	}
-	if (symscn && text_ndx && symsh.sh_entsize) {
-		Elf_Data *data = elf_getdata(symscn, NULL);
-		size_t n = symsh.sh_size / symsh.sh_entsize;
-
-		for (size_t i = 0; data && i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(data, (int)i, &sym))
-				continue;
-			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-			if (name && !strcmp(name, "_text"))
-				text_sym = sym.st_value;
-			else if (name && !strcmp(name, "_etext"))
-				etext_sym = sym.st_value;
-			if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx == text_ndx)
-				sum += (long long)sym.st_size;
-		}
+	if (kf_elf_section(&f, ".text", &text) == 0 && text.index) {
+		c.text_ndx = text.index;
+		if (!kf_elf_symbols(&f, code_sym, &c))
+			c.sum = -1;
 	} else {
-		sum = -1;
+		c.sum = -1;
 	}
-	if (text_sym && etext_sym > text_sym)
-		*span = (long long)(etext_sym - text_sym);
-	elf_end(elf);
-	close(fd);
-	return sum > 0 ? sum : -1;
+	if (c.text_sym && c.etext_sym > c.text_sym)
+		*span = (long long)(c.etext_sym - c.text_sym);
+	kf_elf_close(&f);
+	return c.sum > 0 ? c.sum : -1;
 }
 
 /* The build's first warning lines, for the report (the count is separate). */
@@ -352,7 +307,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int ccache_on = 0, quiet = 0, from_cc = 0, c;
-	char *p, *text, *release = NULL, sha[65], march[64], mtune[64];
+	char *p, *text, *release = NULL, sha[65], march[64], mtune[64], err[512];
 	long long sections[N_SECTIONS], bz_bytes;
 	struct kb_times times = { 0, 0, -1 };
 	struct kb_ccache cc = { 0, 0 };
@@ -390,8 +345,6 @@ int main(int argc, char **argv)
 	}
 	if (!flavour || !kver || !odir)
 		usage();
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		kf_die(2, "libelf: %s", elf_errmsg(-1));
 
 	/* build.log: warnings, and the timing trailer */
 	p = path_in(odir, "build.log");
@@ -446,12 +399,12 @@ int main(int argc, char **argv)
 	for (size_t s = 0; s < N_SECTIONS; s++)
 		sections[s] = -1;
 	p = path_in(odir, "vmlinux");
-	if (read_sections(p, sections) < 0)
-		kf_die(2, "cannot read ELF sections of %s: %s", p, elf_errmsg(-1));
+	if (read_sections(p, sections, err, sizeof(err)) < 0)
+		kf_die(2, "cannot read ELF sections: %s", err);
 	code = code_bytes(p, &span);
 	free(p);
 	p = path_in(odir, "vmlinux.o");
-	read_sections(p, sections);
+	read_sections(p, sections, err, sizeof(err));
 	free(p);
 
 	/* the compiler flags of a real compile */

@@ -23,14 +23,12 @@
  * stdout: one line per host and a summary; exit 0 when every host is fit,
  * 1 when one is not (each named on stderr with the fix), 2 on usage/setup.
  */
+#include "../lib/elf.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <getopt.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,43 +74,24 @@ static int run(char *const argv[], const char *dir, char *const env[], const cha
 /* The object's .comment (the compiler's ident) and ELF machine. */
 static void elf_ident(const char *path, char *comment, size_t n, int *machine)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	size_t shstr;
-	GElf_Ehdr eh;
+	struct kf_elf f;
+	struct kf_elf_section sec;
+	char err[256];
 
 	snprintf(comment, n, "no .comment");
 	*machine = -1;
-	if (fd < 0)
+	if (kf_elf_open(&f, path, err, sizeof(err)) != 0)
 		return;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e && gelf_getehdr(e, &eh))
-		*machine = eh.e_machine;
-	if (e && elf_getshdrstrndx(e, &shstr) == 0)
-		while ((scn = elf_nextscn(e, scn))) {
-			GElf_Shdr sh;
-			Elf_Data *d;
-			const char *name;
+	*machine = f.machine;
+	if (kf_elf_section(&f, ".comment", &sec) == 0 && sec.data && sec.data_size > 1) {
+		/* NUL-separated strings, the first often empty */
+		const char *s = sec.data, *end = s + sec.data_size;
 
-			if (!gelf_getshdr(scn, &sh))
-				continue;
-			name = elf_strptr(e, shstr, sh.sh_name);
-			if (!name || strcmp(name, ".comment") != 0)
-				continue;
-			d = elf_getdata(scn, NULL);
-			if (d && d->d_buf && d->d_size > 1) {
-				/* NUL-separated strings, the first often empty */
-				const char *s = d->d_buf, *end = s + d->d_size;
-
-				while (s < end && !*s)
-					s++;
-				snprintf(comment, n, "%.*s", (int)strnlen(s, (size_t)(end - s)), s);
-			}
-		}
-	if (e)
-		elf_end(e);
-	close(fd);
+		while (s < end && !*s)
+			s++;
+		snprintf(comment, n, "%.*s", (int)strnlen(s, (size_t)(end - s)), s);
+	}
+	kf_elf_close(&f);
 }
 
 /* The first distcc ERROR line of a client log, for the refusal message. */
@@ -185,8 +164,6 @@ int main(int argc, char **argv)
 	}
 	if (!hosts || optind != argc || timeout <= 0)
 		usage();
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		kf_die(2, "libelf: %s", elf_errmsg(-1));
 	if (!dir) {
 		/* $TMPDIR/kf-farm-check.XXXXXX, kept when a host failed (named) */
 		const char *td = getenv("TMPDIR");

@@ -3,17 +3,14 @@
  * attrib.c - kernel objects of a guest-physical line (attrib.h).
  */
 #include "attrib.h"
+#include "../lib/elf.h"
 #include "../lib/kf.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int by_addr(const void *a, const void *b)
 {
@@ -28,75 +25,45 @@ static void push(struct kf_sym **v, size_t *n, uint64_t addr, uint64_t size, con
 	(*v)[(*n)++] = (struct kf_sym){ addr, size, kf_xstrdup(name) };
 }
 
+struct syms_load {
+	struct kf_syms *s;
+	size_t pcpu_ndx;
+};
+
+static void syms_one(const struct kf_elf_sym *y, void *arg)
+{
+	struct syms_load *l = arg;
+	struct kf_syms *s = l->s;
+
+	if (!strcmp(y->name, "_text"))
+		s->text = y->value;
+	else if (!strcmp(y->name, "_end"))
+		s->end = y->value;
+	if (y->type == KF_ELF_FUNC && y->size)
+		push(&s->func, &s->nfunc, y->value, y->size, y->name);
+	else if (y->type == KF_ELF_OBJECT && y->size && l->pcpu_ndx && y->shndx == l->pcpu_ndx)
+		push(&s->pcpu, &s->npcpu, y->value, y->size, y->name);
+	else if (y->type == KF_ELF_OBJECT && y->size)
+		push(&s->obj, &s->nobj, y->value, y->size, y->name);
+}
+
 int kf_syms_load(struct kf_syms *s, const char *vmlinux, char *err, size_t es)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, pcpu_ndx = 0;
-	int fd, found = 0;
-	Elf *e;
+	struct kf_elf f;
+	struct kf_elf_section pcpu;
+	struct syms_load l = { s, 0 };
+	int found, r;
 
 	memset(s, 0, sizeof(*s));
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, es, "libelf: %s", elf_errmsg(-1));
-		return -1;
-	}
-	fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	r = kf_elf_open(&f, vmlinux, err, es);
+	if (r == -1)
 		snprintf(err, es, "%s: %s; run make build", vmlinux, strerror(errno));
+	if (r)
 		return -1;
-	}
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_getshdrstrndx(e, &shstrndx)) {
-		snprintf(err, es, "%s: not an ELF file (%s)", vmlinux, elf_errmsg(-1));
-		if (e)
-			elf_end(e);
-		close(fd);
-		return -1;
-	}
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".data..percpu"))
-			pcpu_ndx = elf_ndxscn(scn);
-	}
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				continue;
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			found = 1;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (!strcmp(name, "_text"))
-				s->text = sym.st_value;
-			else if (!strcmp(name, "_end"))
-				s->end = sym.st_value;
-			if (type == STT_FUNC && sym.st_size)
-				push(&s->func, &s->nfunc, sym.st_value, sym.st_size, name);
-			else if (type == STT_OBJECT && sym.st_size && pcpu_ndx &&
-				 sym.st_shndx == pcpu_ndx)
-				push(&s->pcpu, &s->npcpu, sym.st_value, sym.st_size, name);
-			else if (type == STT_OBJECT && sym.st_size)
-				push(&s->obj, &s->nobj, sym.st_value, sym.st_size, name);
-		}
-	}
-	elf_end(e);
-	close(fd);
+	if (kf_elf_section(&f, ".data..percpu", &pcpu) == 0)
+		l.pcpu_ndx = pcpu.index;
+	found = kf_elf_symbols(&f, syms_one, &l) > 0;
+	kf_elf_close(&f);
 	if (!found || !s->text || !s->end) {
 		kf_syms_free(s);
 		snprintf(err, es, "%s: no symbol table with _text and _end; give the flavour's "

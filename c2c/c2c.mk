@@ -57,7 +57,7 @@ c2c_cross_plugins = $(if $(filter 1,$(crosscheck)),--plugin file=$(c2c_insn_plug
 # The calibration counts user-space accesses, the workloads kernel ones.
 c2c_count = $(if $(filter calib-%,$(1)),user,kernel)
 
-$(eval $(call tool,c2c-record,c2c/record.c c2c/raw.c c2c/attrib.c $(records_src),-ljansson -lm -lelf))
+$(eval $(call tool,c2c-record,c2c/record.c c2c/raw.c c2c/attrib.c lib/elf.c $(records_src),-ljansson -lm -lelf))
 $(tools)/c2c-record: c2c/raw.h c2c/c2c.h c2c/attrib.h
 
 # c2c_run FLAVOUR WORKLOAD CPU N: one boot with the plugin, nokaslr: the

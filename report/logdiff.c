@@ -8,6 +8,7 @@
  */
 #include "report.h"
 #include "../boot/console.h"
+#include "../lib/conline.h"
 #include "../lib/kf.h"
 
 #include <ctype.h>
@@ -78,85 +79,23 @@ static int is_word(int c)
 }
 
 
-/* Strip CR, ANSI escapes and the printk timestamp "[    1.234567] ". */
-static char *clean(const char *raw)
+/* A console line cleaned (lib/conline.c), a runner note as "! note", no
+ * trailing blanks. */
+static char *clean(int note, const char *line)
 {
-	struct strbuf o = { 0 };
-	const char *p = raw;
+	char *s = kf_con_clean(line, 0);
+	size_t len;
 
-	sb_addn(&o, "", 0);
-	while (*p) {
-		if (*p == '\033') {
-			p++;
-			if (*p == '[') {
-				p++;
-				while (*p && !isalpha((unsigned char)*p))
-					p++;
-			}
-			if (*p)
-				p++;
-			continue;
-		}
-		if (*p == '\r' || *p == '\n') {
-			p++;
-			continue;
-		}
-		sb_addn(&o, p, 1);
-		p++;
+	if (note) {
+		char *n = kf_xasprintf("! %s", s);
+
+		free(s);
+		s = n;
 	}
-	/* The runner's "[+   1.234] " (console) or "[+   1.234]! " (its note). */
-	p = o.s;
-	if (p[0] == '[' && p[1] == '+') {
-		const char *q = p + 2;
-
-		while (*q == ' ')
-			q++;
-		while (isdigit((unsigned char)*q) || *q == '.')
-			q++;
-		if (*q == ']') {
-			int is_note = q[1] == '!';
-
-			q += 1 + is_note;
-			if (*q == ' ')
-				q++;
-			if (is_note) {
-				char *n = kf_xasprintf("! %s", q);
-
-				free(o.s);
-				o.s = n;
-			} else {
-				memmove(o.s, q, strlen(q) + 1);
-			}
-		}
-	}
-	/* The printk timestamp. */
-	p = o.s;
-	if (*p == '[') {
-		const char *q = p + 1;
-
-		while (*q == ' ')
-			q++;
-		if (isdigit((unsigned char)*q)) {
-			while (isdigit((unsigned char)*q))
-				q++;
-			if (*q == '.') {
-				q++;
-				while (isdigit((unsigned char)*q))
-					q++;
-			}
-			if (*q == ']') {
-				q++;
-				if (*q == ' ')
-					q++;
-				memmove(o.s, q, strlen(q) + 1);
-			}
-		}
-	}
-	/* Trailing blanks. */
-	o.len = strlen(o.s);
-	while (o.len && isspace((unsigned char)o.s[o.len - 1]))
-		o.s[--o.len] = '\0';
-	return o.s;
+	len = strlen(s);
+	while (len && isspace((unsigned char)s[len - 1]))
+		s[--len] = '\0';
+	return s;
 }
 
 static int any_of(const char *s, const char *const *v, size_t n)
@@ -310,9 +249,9 @@ static char *tokens(const char *s, int numbers)
 	return o.s;
 }
 
-char *ld_normalise(const char *raw)
+static char *normalise(int note, const char *line)
 {
-	char *s = clean(raw), *t;
+	char *s = clean(note, line), *t;
 
 	if (!*s || dropped(s)) {
 		free(s);
@@ -349,33 +288,43 @@ char *ld_normalise(const char *raw)
 	return t;
 }
 
+char *ld_normalise(const char *raw)
+{
+	int note;
+	size_t skip = kf_con_prefix(raw, &note);
+
+	return normalise(note, raw + skip);
+}
+
+struct log_cap {
+	struct ld_log *log;
+	size_t cap;
+};
+
+static void log_line(size_t lineno, int note, const char *line, void *arg)
+{
+	struct log_cap *c = arg;
+	struct ld_log *log = c->log;
+	char *norm = normalise(note, line);
+
+	if (!norm)
+		return;
+	if (log->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 256;
+		log->line = kf_xrealloc(log->line, c->cap * sizeof(*log->line));
+	}
+	log->line[log->n].text = norm;
+	log->line[log->n].lineno = (int)lineno;
+	log->n++;
+}
+
 void ld_log_parse(struct ld_log *log, const char *text)
 {
-	const char *p = text;
-	int lineno = 0;
-	size_t cap = 0;
+	struct log_cap c = { log, 0 };
 
 	log->line = NULL;
 	log->n = 0;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *raw = kf_xstrndup(p, len), *norm;
-
-		lineno++;
-		norm = ld_normalise(raw);
-		free(raw);
-		if (norm) {
-			if (log->n == cap) {
-				cap = cap ? cap * 2 : 256;
-				log->line = kf_xrealloc(log->line, cap * sizeof(*log->line));
-			}
-			log->line[log->n].text = norm;
-			log->line[log->n].lineno = lineno;
-			log->n++;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
+	kf_con_lines(text, log_line, &c);
 }
 
 int ld_log_read(struct ld_log *log, const char *path)

@@ -13,6 +13,7 @@ endef
 
 $(eval $(call unit_test,test_recipe,,))
 $(eval $(call unit_test,test_util,,))
+$(eval $(call unit_test,test_elf,lib/elf.c,-lelf))
 $(eval $(call unit_test,test_record,lib/record.c,-ljansson))
 $(eval $(call unit_test,test_records,$(records_src),-ljansson))
 $(eval $(call unit_test,test_dotconfig,,))
