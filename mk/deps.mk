@@ -6,9 +6,12 @@
 # mmdebstrap, uidmap: the Debian root filesystem of the system boots (its
 # unshare mode as an ordinary user needs newuidmap); e2fsprogs: mkfs.ext4 -d
 # of the system image; zstd: reading the initramfs-tools initrd (system/).
+# dpkg-dev, rsync, kmod: the tree's bindeb-pkg (make deb, package/): its
+# dpkg-buildpackage and the build dependencies it checks.
 deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	qemu-system-x86 qemu-system-data linux-source-$(kver) libjansson-dev ccache patch \
-	linux-config-$(kver) libglib2.0-dev pkgconf mmdebstrap uidmap e2fsprogs zstd
+	linux-config-$(kver) libglib2.0-dev pkgconf mmdebstrap uidmap e2fsprogs zstd \
+	dpkg-dev rsync kmod
 # iproute2 and clang: the distcc farm's namespaces, and its server with
 # another compiler (build/farm.sh, tests/e2e/36-farm-check.sh).
 # redis-server: the shared compiler cache's server in the tests

@@ -17,6 +17,9 @@ Pipeline (each target runs the stages before it):
   make tree             extract $(tarball) and apply patches/$(kver)/series
   make config           merge fragments into out/<kver>/<flavour>/.config and audit it
   make build            build bzImage for each flavour (one jobserver)
+  make deb flavour=tiny-systemd   the flavour as Debian packages: the tree's bindeb-pkg
+                        with its modules, release <version>-kf-<flavour>, reproducible;
+                        out/<kver>/<flavour>/deb/ and its record deb.json
   make boot             boot each flavour in QEMU on its own CPU model (quick)
   make matrix           boot each flavour on every CPU model (cpu= limits)
   make results          out/<kver>/results.ktap and junit.xml from the boot records
