@@ -33,9 +33,9 @@ $(eval $(call tool,boot-results,boot/results.c $(records_src),-ljansson))
 $(tools)/boot-runner: boot/qemu.h boot/logparse.h boot/console.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
-$(tools)/boot-init: boot/init.c boot/console.h | deps
+$(tools)/boot-init: boot/init.c boot/guest.c boot/guest.h boot/console.h | deps
 	@mkdir -p $(@D)
-	$(hostcc_cmd)$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c
+	$(hostcc_cmd)$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c boot/guest.c
 
 # The tree's own cpio writer, built as a host tool of this kver.
 $(ktools)/gen_init_cpio: $(tree_stamp)
@@ -127,3 +127,18 @@ boot: $$(boot_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
 matrix: $$(matrix_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
 	@$(call boot_check,$(matrix_records))
 results: $(results_ktap) $(junit_xml)
+
+# ---- the system boot (docs/system-boot.md) ----------------------------------
+# A flavour's package booted to multi-user.target in its Debian system
+# (system/system.mk's image): the package's vmlinuz and initrd, the image on
+# a virtio disk (snapshot=on, never written), no network, serial console.
+# The facts unit (boot/sysfacts.c, static like the init) prints systemd's
+# facts once multi-user.target is reached and ends QEMU through the same
+# isa-debug-exit; it comes into every image through system.mk's hook.
+$(tools)/boot-sysfacts: boot/sysfacts.c boot/guest.c boot/guest.h boot/console.h | deps
+	@mkdir -p $(@D)
+	$(hostcc_cmd)$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/sysfacts.c boot/guest.c
+system_extras += $(tools)/boot-sysfacts:/usr/local/sbin/kflavour-sysfacts \
+	boot/kflavour-sysfacts.service:/etc/systemd/system/kflavour-sysfacts.service
+system_units += kflavour-sysfacts.service
+system_extras_deps += $(tools)/boot-sysfacts boot/kflavour-sysfacts.service

@@ -48,4 +48,28 @@
 #define KF_DEBUG_EXIT_DEVICE	"isa-debug-exit,iobase=" KF_STR(KF_DEBUG_EXIT_PORT) \
 				",iosize=" KF_STR(KF_DEBUG_EXIT_SIZE)
 
+/*
+ * The system boot (docs/system-boot.md): the facts unit of the project's
+ * own (boot/sysfacts.c, run by KF_SYS_UNIT after multi-user.target) prints
+ * a KTAP document of suite KF_SYS_SUITE, then these facts among the CPU's
+ * and the probe's, then KF_UPTIME and KF_END_MARKER as the init does, and
+ * ends QEMU through the same isa-debug-exit.
+ */
+#define KF_SYS_UNIT	"kflavour-sysfacts.service"
+#define KF_SYS_SUITE	"kflavour_system"
+#define KF_SYS_MULTI_USER	"sys.multi_user_seconds"	/* since the kernel started */
+#define KF_SYS_USERSPACE	"sys.userspace_seconds"		/* when systemd started */
+#define KF_SYS_STATE		"sys.system_state"	/* the manager's SystemState */
+#define KF_SYS_VERSION		"sys.systemd_version"
+#define KF_SYS_FAILED		"sys.failed_units"	/* names, space-separated */
+#define KF_SYS_FAILED_COUNT	"sys.failed_count"
+#define KF_SYS_MODULES		"sys.modules"		/* /proc/modules, space-separated */
+#define KF_SYS_MODULES_COUNT	"sys.modules_count"
+#define KF_SYS_ROOT_DEV		"sys.root.device"	/* "vda" */
+#define KF_SYS_ROOT_DRIVERS	"sys.root.drivers"	/* the drivers bound on its way */
+#define KF_SYS_ROOT_MODULES	"sys.root.modules"	/* ... those loaded as modules */
+#define KF_SYS_MEM_TOTAL	"sys.mem.total_kb"
+#define KF_SYS_MEM_AVAILABLE	"sys.mem.available_kb"
+#define KF_SYS_MEM_USED		"sys.mem.used_kb"	/* total - available */
+
 #endif /* KF_CONSOLE_H */

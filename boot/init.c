@@ -44,7 +44,6 @@
  *          every page (a page fault each) and unmaps them (a TLB shootdown
  *          of the other CPU), in a loop
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -53,23 +52,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/io.h>
-#include <sys/klog.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "console.h"
+#include "guest.h"
 #include "../c2c/c2c.h"
 
-#define PROBE_FILE	"/sys/kernel/debug/x86/flavour_probe"
 #define LKDTM_FILE	"/sys/kernel/debug/provoke-crash/DIRECT"
 #define MAX_TESTS	16
 
@@ -88,40 +83,6 @@ static int nr_results;
 /* The c2c workload run, printed in the facts block (print_facts). */
 static const char *c2c_name, *c2c_unit;
 static long c2c_iterations;
-
-/* Write all of buf to the console (stdout is /dev/console). */
-static void out(const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(1, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		buf += n;
-		len -= (size_t)n;
-	}
-}
-
-/* One whole line per write(2), so kernel messages interleave less. */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(line) - 2)
-		n = sizeof(line) - 2;
-	line[n++] = '\n';
-	out(line, (size_t)n);
-}
 
 static struct result *result(const char *name, int ok)
 {
@@ -151,62 +112,10 @@ static void fail(const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Read a small file into buf, NUL-terminated; returns length or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	while (n < size - 1) {
-		ssize_t got = read(fd, buf + n, size - 1 - n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			close(fd);
-			return -1;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return (ssize_t)n;
-}
-
-/* First line of a file without its newline, or NULL. */
-static char *first_line(const char *path, char *buf, size_t size)
-{
-	if (slurp(path, buf, size) < 0)
-		return NULL;
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
-}
-
 /* Value of "name=" on the kernel command line, or NULL. */
 static const char *cmdline_param(const char *name, char *buf, size_t size)
 {
-	size_t len = strlen(name);
-	const char *p = cmdline;
-
-	while (*p) {
-		while (*p == ' ' || *p == '\n')
-			p++;
-		if (!strncmp(p, name, len) && p[len] == '=') {
-			size_t n = strcspn(p + len + 1, " \n");
-
-			if (n >= size)
-				n = size - 1;
-			memcpy(buf, p + len + 1, n);
-			buf[n] = '\0';
-			return buf;
-		}
-		p += strcspn(p, " \n");
-	}
-	return NULL;
+	return kf_cmdline_param(cmdline, name, buf, size);
 }
 
 static void mount_check(const char *name, const char *fstype, const char *dir)
@@ -216,56 +125,6 @@ static void mount_check(const char *name, const char *fstype, const char *dir)
 		result(name, 1);
 	else
 		fail(name, "mount -t %s %s: %s", fstype, dir, strerror(errno));
-}
-
-/* The first processor's block of /proc/cpuinfo. */
-static char cpuinfo[16384];
-
-/* Value of a cpuinfo field of the first processor, or NULL. */
-static const char *cpuinfo_field(const char *key, char *buf, size_t size)
-{
-	size_t klen = strlen(key);
-
-	for (const char *l = cpuinfo; *l; ) {
-		const char *nl = strchr(l, '\n');
-		size_t len = nl ? (size_t)(nl - l) : strlen(l);
-
-		if (len == 0)
-			break;		/* end of the first processor's block */
-		if (!strncmp(l, key, klen) && (l[klen] == ' ' || l[klen] == '\t' || l[klen] == ':')) {
-			const char *colon = memchr(l, ':', len);
-
-			if (colon) {
-				const char *v = colon + 1;
-				size_t n;
-
-				while (*v == ' ')
-					v++;
-				n = (size_t)(l + len - v);
-				if (n >= size)
-					n = size - 1;
-				memcpy(buf, v, n);
-				buf[n] = '\0';
-				return buf;
-			}
-		}
-		l += len + (nl ? 1 : 0);
-	}
-	return NULL;
-}
-
-/* 1 if the word is in the first processor's flags, 0 if not, -1 unknown. */
-static int has_flag(const char *flag)
-{
-	static char flags[4096];
-	size_t len = strlen(flag);
-
-	if (!cpuinfo_field("flags", flags, sizeof(flags)))
-		return -1;
-	for (const char *p = flags; (p = strstr(p, flag)); p += len)
-		if ((p == flags || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
-			return 1;
-	return 0;
 }
 
 /* Number of CPUs in a list such as "0-1,3". */
@@ -288,107 +147,22 @@ static int count_cpu_list(const char *list)
 	return n;
 }
 
-/* Print "kf: key=value" with control characters replaced. */
-static void fact(const char *key, const char *value)
-{
-	char v[512];
-	size_t i;
-
-	if (!value)
-		return;
-	for (i = 0; i < sizeof(v) - 1 && value[i]; i++)
-		v[i] = iscntrl((unsigned char)value[i]) ? ' ' : value[i];
-	v[i] = '\0';
-	say(KF_FACT_PREFIX "%s=%s", key, v);
-}
-
-static void cpuinfo_fact(const char *key, const char *field)
-{
-	char buf[256];
-
-	fact(key, cpuinfo_field(field, buf, sizeof(buf)));
-}
-
+/* The facts block: the CPU's, the c2c run's, then the probe's (guest.c). */
 static void print_facts(int have_probe)
 {
-	static const char *const flags[] = {
-		"lm", "ht", "pni", "monitor", "nopl", "3dnowprefetch"
-	};
-	char buf[512], path[128], key[96];
-	struct utsname u;
-
-	if (uname(&u) == 0)
-		fact("uname.release", u.release);
-	cpuinfo_fact("cpu.vendor", "vendor_id");
-	cpuinfo_fact("cpu.family", "cpu family");
-	cpuinfo_fact("cpu.model", "model");
-	cpuinfo_fact("cpu.model_name", "model name");
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		int has = has_flag(flags[i]);
-
-		snprintf(key, sizeof(key), "cpu.flags.%s", flags[i]);
-		if (has >= 0)
-			fact(key, has ? "1" : "0");
-	}
-	cpuinfo_fact("cpu.clflush_size", "clflush size");
-	cpuinfo_fact("cpu.cache_alignment", "cache_alignment");
-	cpuinfo_fact("cpu.siblings", "siblings");
-	cpuinfo_fact("cpu.cores", "cpu cores");
-	cpuinfo_fact("cpu.address_sizes", "address sizes");
-	fact("cpus.online", first_line("/sys/devices/system/cpu/online", buf, sizeof(buf)));
-
-	static const char *const cache_keys[] = {
-		"level", "type", "coherency_line_size", "size"
-	};
-	for (int i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d", i);
-		if (access(path, F_OK))
-			break;
-		for (size_t k = 0; k < sizeof(cache_keys) / sizeof(cache_keys[0]); k++) {
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i, cache_keys[k]);
-			snprintf(key, sizeof(key), "cache.index%d.%s", i, cache_keys[k]);
-			fact(key, first_line(path, buf, sizeof(buf)));
-		}
-	}
-	for (int i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", i);
-		if (!first_line(path, buf, sizeof(buf)))
-			continue;
-		snprintf(key, sizeof(key), "cpu%d.thread_siblings_list", i);
-		fact(key, buf);
-	}
-
+	kf_print_cpu_facts();
 	if (c2c_name) {
-		fact("c2c.workload", c2c_name);
+		kf_fact("c2c.workload", c2c_name);
 		if (c2c_unit) {
+			char buf[64];
+
 			snprintf(buf, sizeof(buf), "%ld", c2c_iterations);
-			fact("c2c.iterations", buf);
-			fact("c2c.unit", c2c_unit);
+			kf_fact("c2c.iterations", buf);
+			kf_fact("c2c.unit", c2c_unit);
 		}
 	}
-
-	if (!have_probe)
-		return;
-	static char probe[16384];
-	if (slurp(PROBE_FILE, probe, sizeof(probe)) < 0)
-		return;
-	for (char *l = probe, *next; *l; l = next) {
-		char *eq;
-
-		next = l + strcspn(l, "\n");
-		if (*next)
-			*next++ = '\0';
-		if (!strncmp(l, KF_PROBE_PREFIX, strlen(KF_PROBE_PREFIX)))
-			l += strlen(KF_PROBE_PREFIX);
-		eq = strchr(l, '=');
-		if (!eq || eq == l)
-			continue;
-		*eq = '\0';
-		snprintf(key, sizeof(key), "probe.%.80s", l);
-		fact(key, eq + 1);
-	}
+	if (have_probe)
+		kf_print_probe_facts();
 }
 
 /* ---- c2c workloads (docs/c2c.md) ---- */
@@ -640,10 +414,10 @@ static void c2c_workload(const char *name)
 	char online[256];
 
 	c2c_name = name;
-	if (!first_line("/sys/devices/system/cpu/online", online, sizeof(online)) ||
+	if (!kf_first_line("/sys/devices/system/cpu/online", online, sizeof(online)) ||
 	    count_cpu_list(online) < 2) {
 		fail("c2c_workload", "%s needs 2 CPUs online, the kernel has '%s' "
-		     "(CONFIG_SMP, and -smp 2)", name, first_line("/sys/devices/system/cpu/online",
+		     "(CONFIG_SMP, and -smp 2)", name, kf_first_line("/sys/devices/system/cpu/online",
 								   online, sizeof(online)) ? online : "?");
 		return;
 	}
@@ -719,38 +493,25 @@ static void c2c_workload(const char *name)
 
 static void print_ktap(void)
 {
-	say("KTAP version 1");
-	say("1..1");
-	say("    KTAP version 1");
-	say("    # Subtest: " KF_INIT_SUITE);
-	say("    1..%d", nr_results);
+	kf_say("KTAP version 1");
+	kf_say("1..1");
+	kf_say("    KTAP version 1");
+	kf_say("    # Subtest: " KF_INIT_SUITE);
+	kf_say("    1..%d", nr_results);
 	int failed = 0;
 
 	for (int i = 0; i < nr_results; i++) {
 		struct result *r = &results[i];
 
 		if (r->diag[0])
-			say("    # %s: %s", r->name, r->diag);
+			kf_say("    # %s: %s", r->name, r->diag);
 		if (r->skip)
-			say("    ok %d %s # SKIP %s", i + 1, r->name, r->skip);
+			kf_say("    ok %d %s # SKIP %s", i + 1, r->name, r->skip);
 		else
-			say("    %s %d %s", r->ok ? "ok" : "not ok", i + 1, r->name);
+			kf_say("    %s %d %s", r->ok ? "ok" : "not ok", i + 1, r->name);
 		failed += !r->ok;
 	}
-	say("%s 1 " KF_INIT_SUITE, failed ? "not ok" : "ok");
-}
-
-/*
- * From here on the console carries the report alone. The kernel prints on
- * the same UART whenever it likes: a late driver probe's "input: ImExPS/2
- * Generic Explorer Mouse ..." landed inside a "kf: c2c.iterations=" line of
- * a c2c run and the fact was lost. So messages below KERN_WARNING stay in
- * the log buffer (console_loglevel 5); a warning, an oops or a panic still
- * shows and still sets the verdict.
- */
-static void quiet_console(void)
-{
-	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
+	kf_say("%s 1 " KF_INIT_SUITE, failed ? "not ok" : "ok");
 }
 
 /*
@@ -778,21 +539,9 @@ static void chatter(void)
 		close(fd);
 }
 
-/* Wait until the console has sent everything, then end the VM. */
-static void __attribute__((noreturn)) end_vm(int have_ioperm)
-{
-	tcdrain(1);
-	if (have_ioperm)
-		outl(KF_DEBUG_EXIT_VALUE, KF_DEBUG_EXIT_PORT);	/* QEMU exits KF_EXIT_PASS */
-	sync();
-	reboot(RB_POWER_OFF);
-	for (;;)
-		pause();
-}
-
 int main(void)
 {
-	char buf[256], nonce[80] = "", mode[32] = "";
+	char buf[256], why[160], nonce[80] = "", mode[32] = "";
 	static char c2c_param[64];
 	int have_probe = 0, have_ioperm, fd;
 
@@ -807,7 +556,7 @@ int main(void)
 	}
 
 	mount_check("mount_proc", "proc", "/proc");
-	slurp("/proc/cmdline", cmdline, sizeof(cmdline));
+	kf_slurp("/proc/cmdline", cmdline, sizeof(cmdline));
 
 	cmdline_param(KF_MODE_PARAM, mode, sizeof(mode));
 	if (!strcmp(mode, KF_MODE_HANG)) {
@@ -821,9 +570,9 @@ int main(void)
 	mount_check("mount_devtmpfs", "devtmpfs", "/dev");
 	mount_check("mount_debugfs", "debugfs", "/sys/kernel/debug");
 
-	if (slurp("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)) < 0)
+	if (kf_cpuinfo_load() < 0)
 		fail("cpuinfo_lm", "read /proc/cpuinfo: %s", strerror(errno));
-	else if (has_flag("lm") == 1)
+	else if (kf_cpuinfo_flag("lm") == 1)
 		result("cpuinfo_lm", 1);
 	else
 		fail("cpuinfo_lm", "no 'lm' in the flags of /proc/cpuinfo");
@@ -832,7 +581,7 @@ int main(void)
 		int want = atoi(buf), got;
 		char online[256];
 
-		if (!first_line("/sys/devices/system/cpu/online", online, sizeof(online)))
+		if (!kf_first_line("/sys/devices/system/cpu/online", online, sizeof(online)))
 			fail("cpus_online", "read /sys/devices/system/cpu/online: %s",
 			     strerror(errno));
 		else if ((got = count_cpu_list(online)) == want)
@@ -843,17 +592,15 @@ int main(void)
 		skip("cpus_online", "no nr_cpus= on the command line");
 	}
 
-	if (access(PROBE_FILE, F_OK)) {
+	switch (kf_probe_check(why, sizeof(why))) {
+	case 0:
 		skip("probe_readable", "no probe");
-	} else {
-		static char probe[16384];
-
-		if (slurp(PROBE_FILE, probe, sizeof(probe)) < 0)
-			fail("probe_readable", "read %s: %s", PROBE_FILE, strerror(errno));
-		else if (!strchr(probe, '='))
-			fail("probe_readable", "%s has no key=value line", PROBE_FILE);
-		else
-			result("probe_readable", have_probe = 1);
+		break;
+	case 1:
+		result("probe_readable", have_probe = 1);
+		break;
+	default:
+		fail("probe_readable", "%s", why);
 	}
 
 	if (!strcmp(mode, KF_MODE_OOPS)) {
@@ -871,7 +618,7 @@ int main(void)
 			close(fd);
 	}
 
-	have_ioperm = ioperm(KF_DEBUG_EXIT_PORT, KF_DEBUG_EXIT_SIZE, 1) == 0;
+	have_ioperm = kf_debug_exit_ioperm();
 	if (have_ioperm)
 		result("debug_exit_ioperm", 1);
 	else
@@ -881,13 +628,13 @@ int main(void)
 	if (cmdline_param(KF_C2C_PARAM, c2c_param, sizeof(c2c_param)))
 		c2c_workload(c2c_param);
 
-	quiet_console();
+	kf_quiet_console();
 	print_ktap();
 	if (!strcmp(mode, KF_MODE_CHATTER))
 		chatter();
 	print_facts(have_probe);
-	if (first_line("/proc/uptime", buf, sizeof(buf)))
-		say(KF_UPTIME "%.*s", (int)strcspn(buf, " "), buf);
-	say(KF_END_MARKER "%s", nonce[0] ? nonce : KF_NO_NONCE);
-	end_vm(have_ioperm);
+	if (kf_first_line("/proc/uptime", buf, sizeof(buf)))
+		kf_say(KF_UPTIME "%.*s", (int)strcspn(buf, " "), buf);
+	kf_say(KF_END_MARKER "%s", nonce[0] ? nonce : KF_NO_NONCE);
+	kf_end_vm(have_ioperm, NULL);
 }
