@@ -22,6 +22,10 @@ static const char *const verdict_names[KF_NR_VERDICTS] = {
 	[KF_REFUSED] = "refused",
 	[KF_HANG] = "hang",
 	[KF_QEMU_ERROR] = "qemu-error",
+	[KF_FAILED_UNIT] = "failed-unit",
+	[KF_SYSTEMD_REFUSED] = "systemd-refused",
+	[KF_NO_ROOT] = "no-root",
+	[KF_TIMEOUT] = "timeout",
 };
 
 const char *kf_verdict_name(enum kf_verdict v)
@@ -57,6 +61,13 @@ void kf_log_free(struct kf_log *log)
 {
 	free(log->nonce);
 	free(log->cmdline_nonce);
+	for (size_t i = 0; i < log->nr_sys_lines; i++)
+		free(log->sys_lines[i]);
+	for (size_t i = 0; i < log->nr_units_failed; i++)
+		free(log->units_failed[i]);
+	free(log->no_root);
+	free(log->init_failed);
+	free(log->kernel_release);
 	for (size_t i = 0; i < log->nr_results; i++) {
 		free(log->results[i].suite);
 		free(log->results[i].name);
@@ -288,6 +299,75 @@ static int oops_line(const char *s)
 		starts(s, "general protection fault");
 }
 
+/* systemd's unit status lines: "[  OK  ] ...", "[FAILED] ..." with the
+ * blanks its colours leave once the escapes are gone. */
+static const char *status_text(const char *s, const char *word)
+{
+	const char *p = s;
+	size_t len = strlen(word);
+
+	if (*p++ != '[')
+		return NULL;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, word, len) != 0)
+		return NULL;
+	p += len;
+	while (*p == ' ')
+		p++;
+	if (*p++ != ']')
+		return NULL;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* What a system boot's console says of systemd and the root device. */
+static void system_line(struct kf_log *log, const char *s)
+{
+	static const char *const no_root[] = KF_NO_ROOT_TEXTS;
+	const char *p, *sd = strstr(s, "systemd[1]: ");
+
+	if (starts(s, "Linux version ") && !log->kernel_release) {
+		p = s + strlen("Linux version ");
+		log->kernel_release = kf_xstrndup(p, strcspn(p, " "));
+	}
+	if (strstr(s, KF_SYS_REACHED_TEXT))
+		log->multi_user = 1;
+	for (size_t i = 0; i < sizeof(no_root) / sizeof(no_root[0]); i++)
+		if (strstr(s, no_root[i]) && !log->no_root)
+			log->no_root = kf_xstrdup(s);
+	if (strstr(s, KF_NO_INIT_TEXT))
+		log->no_init = 1;
+	if (strstr(s, KF_ROOT_MOUNTED_TEXT))
+		log->root_mounted = 1;
+	if (strstr(s, KF_INIT_FAILED_TEXT) && !log->init_failed)
+		log->init_failed = kf_xstrdup(s);
+	if (strstr(s, KF_SYS_EMERGENCY_TEXT))
+		log->emergency = 1;
+	if ((p = status_text(s, "FAILED")) && starts(p, "Failed to start ")) {
+		p += strlen("Failed to start ");
+		if (log->nr_units_failed < KF_MAX_SYS_LINES)
+			log->units_failed[log->nr_units_failed++] =
+				kf_xstrndup(p, strcspn(p, " "));
+	}
+	/* systemd's reasons: its emergency status lines, and its own log
+	 * lines up to the freeze. */
+	if (sd && strstr(sd, KF_SYS_FREEZE_TEXT)) {
+		log->freeze = 1;
+		return;
+	}
+	p = starts(s, KF_SYS_EMERG_PREFIX) ? s : sd && !log->freeze && !log->multi_user &&
+		(strstr(sd, "Failed") || strstr(sd, "failed") || strstr(sd, "Cannot") ||
+		 strstr(sd, "requires")) ? sd : NULL;
+	if (p && log->nr_sys_lines < KF_MAX_SYS_LINES) {
+		for (size_t i = 0; i < log->nr_sys_lines; i++)
+			if (!strcmp(log->sys_lines[i], p))
+				return;
+		log->sys_lines[log->nr_sys_lines++] = kf_xstrdup(p);
+	}
+}
+
 void kf_log_line(struct kf_log *log, const char *line)
 {
 	char *s = kf_con_clean(line, KF_CON_TAB_SPACE);
@@ -295,6 +375,8 @@ void kf_log_line(struct kf_log *log, const char *line)
 	log->lines++;
 	ktap_line(log, s);
 	console_facts(log, s);
+	if (log->system)
+		system_line(log, s);
 
 	if (starts(s, KF_FACT_PREFIX)) {
 		char *key = s + strlen(KF_FACT_PREFIX), *eq = strchr(key, '=');
@@ -349,6 +431,8 @@ void kf_log_note(struct kf_log *log, const char *note)
 	} else if (starts(note, KF_NOTE_TIMEOUT)) {
 		log->timeout = 1;
 		kf_log_warn(log, "runner: %s", note);
+	} else if (starts(note, KF_NOTE_SYSTEM)) {
+		log->system = 1;
 	} else if (starts(note, KF_NOTE_NOSTART)) {
 		log->nostart = 1;
 		kf_log_warn(log, "runner: %s", note);
@@ -359,6 +443,12 @@ int kf_log_outcome(const struct kf_log *log)
 {
 	if (log->refused)
 		return KF_REFUSED;
+	if (log->system && log->no_root)
+		return KF_NO_ROOT;	/* initramfs-tools reboots, or waits at a shell */
+	if (log->system && log->freeze)
+		return KF_SYSTEMD_REFUSED;	/* systemd freezes for good */
+	if (log->system && log->emergency && log->nr_units_failed)
+		return KF_FAILED_UNIT;	/* the emergency shell waits for a login */
 	if (log->panic)
 		return KF_PANIC;
 	if (log->end_seen)
@@ -366,8 +456,50 @@ int kf_log_outcome(const struct kf_log *log)
 	return -1;
 }
 
+/* A system boot's verdict (docs/system-boot.md, "Verdicts"). */
+static enum kf_verdict system_verdict(const struct kf_log *log)
+{
+	const char *failed = kf_log_fact(log, KF_SYS_FAILED_COUNT);
+
+	if (log->refused)
+		return KF_REFUSED;
+	if (log->no_root || (log->no_init && !log->root_mounted && !log->init_failed))
+		return KF_NO_ROOT;
+	if (log->freeze || (log->nr_sys_lines && !log->multi_user && !log->end_seen &&
+			    starts(log->sys_lines[0], KF_SYS_EMERG_PREFIX)))
+		return KF_SYSTEMD_REFUSED;
+	if (log->panic)
+		return KF_PANIC;
+	if (log->nostart)
+		return KF_QEMU_ERROR;
+	if (log->end_seen) {
+		if (failed && atoi(failed) > 0)
+			return KF_FAILED_UNIT;
+		if (log->failed)
+			return KF_TEST_FAIL;
+		if (log->exit_known && log->exit_status != KF_EXIT_PASS)
+			return KF_QEMU_ERROR;
+		if (log->killed && !log->exit_known)
+			return KF_QEMU_ERROR;
+		return log->oops ? KF_OOPS : KF_PASS;
+	}
+	/* multi-user.target never reached: a unit it needed failed (the
+	 * emergency shell waits for a login), or it took too long. */
+	if (log->nr_units_failed && (log->emergency || log->hang || log->timeout))
+		return KF_FAILED_UNIT;
+	if (log->timeout)
+		return KF_TIMEOUT;
+	if (log->hang)
+		return KF_HANG;
+	if (log->failed)
+		return KF_TEST_FAIL;
+	return KF_QEMU_ERROR;
+}
+
 enum kf_verdict kf_log_verdict(const struct kf_log *log)
 {
+	if (log->system)
+		return system_verdict(log);
 	if (log->refused)
 		return KF_REFUSED;
 	if (log->panic)

@@ -27,6 +27,11 @@ enum kf_verdict {
 	KF_REFUSED,
 	KF_HANG,
 	KF_QEMU_ERROR,
+	/* A system boot's own (docs/system-boot.md, "Verdicts"). */
+	KF_FAILED_UNIT,
+	KF_SYSTEMD_REFUSED,
+	KF_NO_ROOT,
+	KF_TIMEOUT,
 	KF_NR_VERDICTS
 };
 
@@ -41,12 +46,36 @@ int kf_verdict_from_name(const char *name);
 #define KF_NOTE_HANG	"hang: "		/* + no output for N s */
 #define KF_NOTE_TIMEOUT	"timeout: "		/* + the boot took longer than N s */
 #define KF_NOTE_NOSTART	"qemu did not start: "	/* + why */
+#define KF_NOTE_SYSTEM	"system boot: "		/* + the root disk; its verdicts */
 
 /* The kernel's console lines that decide a verdict. */
 #define KF_REFUSED_TEXT	"This kernel requires an x86-64 CPU"
 #define KF_PANIC_TEXT	"Kernel panic - not syncing"
 
+/*
+ * A system boot's console lines (docs/system-boot.md, "Verdicts"): systemd
+ * reached its target, refused to go on, a unit failed; the root device was
+ * not found (initramfs-tools' words, then the kernel's when it mounts the
+ * root itself); the kernel could not run the initrd's /init.
+ */
+#define KF_SYS_REACHED_TEXT	"Reached target multi-user.target"
+#define KF_SYS_FREEZE_TEXT	"Freezing execution"
+#define KF_SYS_EMERG_PREFIX	"[!!!!!!] "	/* systemd's emergency status line */
+#define KF_SYS_FAILED_PREFIX	"[FAILED] Failed to start "
+#define KF_SYS_EMERGENCY_TEXT	"You are in emergency mode"
+#define KF_NO_ROOT_TEXTS	{ "Gave up waiting for root file system device", \
+				  "does not exist.  Dropping to a shell", \
+				  "VFS: Cannot open root device", \
+				  "VFS: Unable to mount root fs" }
+#define KF_INIT_FAILED_TEXT	"Failed to execute /init"
+/* The kernel found no init: with no root file system mounted (no
+ * KF_ROOT_MOUNTED_TEXT, and no initrd that mounted one), the root device
+ * was never found (a kernel without the block layer says nothing else). */
+#define KF_NO_INIT_TEXT		"No working init found"
+#define KF_ROOT_MOUNTED_TEXT	"VFS: Mounted root"
+
 #define KF_MAX_WARNINGS	32
+#define KF_MAX_SYS_LINES	8
 
 struct kf_ktap_result {
 	char *suite;		/* top-level subtest (suite) name, "" if none */
@@ -89,6 +118,20 @@ struct kf_log {
 	long hwalign;			/* SLUB's "HWalign=", -1 if none */
 	int microcode_updated;		/* "microcode: updated" (an update loaded) */
 
+	/* A system boot's (system set before parsing: its verdicts). */
+	int system;
+	int multi_user;			/* KF_SYS_REACHED_TEXT */
+	int freeze;			/* systemd: KF_SYS_FREEZE_TEXT */
+	char *sys_lines[KF_MAX_SYS_LINES];	/* systemd's reasons, as it said them */
+	size_t nr_sys_lines;
+	char *units_failed[KF_MAX_SYS_LINES];	/* from KF_SYS_FAILED_PREFIX lines */
+	size_t nr_units_failed;
+	int emergency;			/* KF_SYS_EMERGENCY_TEXT */
+	char *no_root;			/* the first line saying the root was not found */
+	char *init_failed;		/* KF_INIT_FAILED_TEXT's line */
+	int no_init, root_mounted;	/* KF_NO_INIT_TEXT, KF_ROOT_MOUNTED_TEXT */
+	char *kernel_release;		/* "Linux version <release> " */
+
 	struct kf_ktap_result *results;
 	size_t nr_results, cap_results;
 	int passed, failed, skipped;
@@ -120,7 +163,9 @@ void kf_log_warn(struct kf_log *log, const char *fmt, ...)
 /*
  * Whether the console has already decided the outcome, so the runner can stop
  * waiting: KF_REFUSED (stop now), KF_PANIC or KF_PASS (the end marker: QEMU
- * should exit by itself in a moment). -1 while nothing is decided.
+ * should exit by itself in a moment); in a system boot also KF_NO_ROOT,
+ * KF_SYSTEMD_REFUSED and KF_FAILED_UNIT (the emergency shell). -1 while
+ * nothing is decided.
  */
 int kf_log_outcome(const struct kf_log *log);
 

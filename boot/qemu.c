@@ -72,7 +72,8 @@ char **kf_qemu_argv(const struct kf_qemu *q)
 		{ "-nographic", NULL }, { "-no-reboot", NULL }, { "-nic", "none" },
 		{ "-serial", "stdio" }, { "-cpu", q->cpu_string }, { "-smp", q->smp },
 		{ "-machine", machine }, { "-m", memory }, { "-kernel", q->kernel },
-		{ "-initrd", q->initrd }, { "-append", q->cmdline },
+		{ q->initrd && *q->initrd ? "-initrd" : NULL, q->initrd },
+		{ q->drive ? "-drive" : NULL, q->drive }, { "-append", q->cmdline },
 		{ "-device", KF_DEBUG_EXIT_DEVICE },
 		/* last: no firmware file leaves QEMU's default (SeaBIOS) */
 		{ *q->bios ? "-bios" : NULL, q->bios },

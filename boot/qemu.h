@@ -16,6 +16,9 @@
 struct kf_qemu {
 	const char *qemu, *cpu_string, *smp, *memory;
 	const char *kernel, *initrd, *cmdline, *bios;
+	/* a system boot's root disk, -drive's value (kf_sys_drive), or NULL;
+	 * then initrd may be NULL or "" (a kernel with its drivers built in) */
+	const char *drive;
 	/* TCG's threads: "multi" (a host thread per vCPU) or NULL/"single" */
 	const char *tcg;
 	/* TCG plugins, each "-plugin" argument (c2c/c2c.mk); plugins

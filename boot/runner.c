@@ -38,6 +38,7 @@
 #include "console.h"
 #include "logparse.h"
 #include "qemu.h"
+#include "sysboot.h"
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
@@ -183,6 +184,7 @@ static json_t *seconds(double s)
 
 /* What the boot record holds beside the parsed console. */
 struct boot_facts {
+	const char *kind;	/* "boot", or "sysboot" for a system boot */
 	const char *flavour, *kver, *cpu, *cpu_string, *qemu_version;
 	const char *cmdline, *bzimage_sha256, *expected;
 	json_t *command;	/* the record takes this reference */
@@ -198,7 +200,7 @@ struct boot_facts {
 static json_t *boot_record(const struct boot_facts *in, const struct kf_log *log,
 			   enum kf_verdict v, json_t *warnings)
 {
-	json_t *rec = kf_record_new("boot", in->flavour, in->kver,
+	json_t *rec = kf_record_new(in->kind ? in->kind : "boot", in->flavour, in->kver,
 				    kf_log_fact(log, "uname.release"));
 
 	json_object_set_new(rec, "cpu", json_string(in->cpu));
@@ -244,6 +246,15 @@ static int parse_mode(const char *path, const char *nonce)
 		      "warnings", strs_json(log.warnings, log.nr_warnings),
 		      "console", console_json(&log),
 		      "facts", facts_json(&log));
+	/* A system boot's log (its runner note): the cause from the console
+	 * alone (the runner's also reads the config and the initrd's list). */
+	if (log.system) {
+		const struct kf_sys_inputs none = { 0 };
+		char *cause = kf_sys_cause(&log, v, &none);
+
+		json_object_set_new(j, "cause", cause ? json_string(cause) : json_null());
+		free(cause);
+	}
 	text = kf_record_text(j);
 	if (!text)
 		kf_die(2, "cannot format JSON");
@@ -398,6 +409,9 @@ struct opts {
 	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
 	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
 	const char *memory, *smp, *tcg;
+	/* a system boot (docs/system-boot.md): the root disk's image, and what
+	 * names a verdict's cause */
+	const char *disk, *config, *config_record, *initrd_list, *image_record;
 	char *plugins[4];
 	size_t nplugins;
 	double timeout, hang_timeout;
@@ -413,6 +427,9 @@ static void usage(void)
 		"                   [--hang-timeout S] [--qemu PROGRAM] [--bios FIRMWARE] [--quiet]\n"
 		"                   [--memory SIZE] [--smp SMP] [--tcg single|multi]\n"
 		"                   [--plugin SPEC]...\n"
+		"       boot-runner --disk IMAGE --kernel VMLINUZ [--initrd INITRD] --recipe FLAVOUR-FILE\n"
+		"                   --out DIR [--config .config] [--config-record config.json]\n"
+		"                   [--initrd-list FILE] [--image-record image.json] [options above]\n"
 		"       boot-runner --parse LOGFILE [--nonce NONCE]\n"
 		"       boot-runner --replay RECORD\n");
 	exit(2);
@@ -452,6 +469,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "smp", required_argument, NULL, 'S' },
 		{ "plugin", required_argument, NULL, 'P' },
 		{ "tcg", required_argument, NULL, 'T' },
+		{ "disk", required_argument, NULL, 'D' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "config-record", required_argument, NULL, 'G' },
+		{ "initrd-list", required_argument, NULL, 'L' },
+		{ "image-record", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -489,6 +511,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				       "thread per vCPU)", optarg);
 			o->tcg = optarg;
 			break;
+		case 'D': o->disk = optarg; break;
+		case 'C': o->config = optarg; break;
+		case 'G': o->config_record = optarg; break;
+		case 'L': o->initrd_list = optarg; break;
+		case 'I': o->image_record = optarg; break;
 		case 'P':
 			if (o->nplugins == sizeof(o->plugins) / sizeof(o->plugins[0]))
 				kf_die(2, "--plugin %s: at most %zu plugins", optarg, o->nplugins);
@@ -501,7 +528,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage();
 	if (o->parse || o->replay)
 		return;
-	if (!o->kernel || !o->initrd || !o->recipe || !o->out)
+	if (!o->kernel || (!o->initrd && !o->disk) || !o->recipe || !o->out)
 		usage();
 	if (o->expect && kf_verdict_from_name(o->expect) < 0)
 		kf_die(2, "--expect %s: not a verdict (pass test-fail panic oops refused hang qemu-error)",
@@ -656,8 +683,9 @@ struct setup {
 	struct kf_cpu_models models;
 	const struct kf_cpu_model *model;
 	enum kf_verdict expect;
-	char kernel_sha[65];
+	char kernel_sha[65], initrd_sha[65];
 	char *nonce, *cmdline, **argv, *qemu_version;
+	char *drive, *append;		/* a system boot's */
 };
 
 /* Exits 2 with the reason on a problem, before anything is written. */
@@ -679,8 +707,15 @@ static void setup(struct setup *s, struct opts *o)
 	}
 	s->expect = kf_verdict_from_name(o->expect ? o->expect : s->model->expect);
 	need_file("kernel", o->kernel);
-	need_file("initramfs", o->initrd);
+	if (o->initrd && *o->initrd)
+		need_file(o->disk ? "initrd" : "initramfs", o->initrd);
+	if (o->disk && access(o->disk, R_OK))
+		kf_die(2, "disk image %s: %s; make it with 'make system flavour=%s'", o->disk,
+		       strerror(errno), s->recipe.name);
 	need_bios(o->bios);
+	s->initrd_sha[0] = '\0';
+	if (o->disk && o->initrd && *o->initrd && kf_sha256_file(o->initrd, s->initrd_sha) < 0)
+		kf_die(2, "cannot read the initrd %s", o->initrd);
 	/* Names the image this record is about: the report leaves out a
 	 * record whose image is no longer the flavour's bzImage. */
 	if (kf_sha256_file(o->kernel, s->kernel_sha) < 0)
@@ -688,11 +723,16 @@ static void setup(struct setup *s, struct opts *o)
 	s->nonce = make_nonce();
 	const char *smp = o->smp ? o->smp : s->recipe.value[KF_SMP];
 
-	s->cmdline = kf_boot_cmdline(smp, s->nonce, s->recipe.value[KF_CMDLINE], o->append);
+	/* A system boot: the root file system on the virtio disk, never written. */
+	s->append = o->disk ? kf_sys_append(o->append) : NULL;
+	s->drive = o->disk ? kf_sys_drive(o->disk) : NULL;
+	s->cmdline = kf_boot_cmdline(smp, s->nonce, s->recipe.value[KF_CMDLINE],
+				     o->disk ? s->append : o->append);
 	s->argv = kf_qemu_argv(&(const struct kf_qemu){
 		.qemu = o->qemu, .cpu_string = s->model->cpu_string, .smp = smp,
 		.memory = o->memory ? o->memory : s->recipe.value[KF_MEMORY],
 		.kernel = o->kernel, .initrd = o->initrd, .cmdline = s->cmdline, .bios = o->bios,
+		.drive = s->drive,
 		.plugins = o->plugins, .nplugins = o->nplugins, .tcg = o->tcg,
 	});
 	s->qemu_version = qemu_version(o->qemu);
@@ -704,6 +744,8 @@ static void setup_free(struct setup *s)
 	free(s->qemu_version);
 	free(s->cmdline);
 	free(s->nonce);
+	free(s->drive);
+	free(s->append);
 	kf_cpu_models_free(&s->models);
 	kf_recipe_free(&s->recipe);
 }
@@ -726,6 +768,9 @@ static int run(struct boot *b, const struct opts *o, const struct setup *s)
 	note(b, "command: %s", command);
 	free(command);
 	note(b, KF_NOTE_NONCE "%s", s->nonce);
+	if (o->disk)
+		note(b, KF_NOTE_SYSTEM "%s as " KF_SYS_ROOT " (snapshot=on), initrd %s", o->disk,
+		     o->initrd && *o->initrd ? o->initrd : "none");
 
 	exited = start_qemu(b, s->argv, &qemu) == 0 && watch(b, &qemu, o, &status);
 	code = exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -743,15 +788,90 @@ static int run(struct boot *b, const struct opts *o, const struct setup *s)
 	return code;
 }
 
+/* A JSON array of a NULL-terminated string vector (freed). */
+static json_t *strv_json(char **v)
+{
+	json_t *a = json_array();
+
+	for (char **p = v; *p; p++)
+		json_array_append_new(a, json_string(*p));
+	kf_sys_strv_free(v);
+	return a;
+}
+
+static json_t *fact_str(const struct kf_log *log, const char *key)
+{
+	const char *v = kf_log_fact(log, key);
+
+	return v ? json_string(v) : json_null();
+}
+
+static json_t *fact_int(const struct kf_log *log, const char *key)
+{
+	const char *v = kf_log_fact(log, key);
+	char *end;
+	long long n = v ? strtoll(v, &end, 10) : 0;
+
+	return v && end != v && !*end ? json_integer(n) : json_null();
+}
+
+static json_t *fact_seconds(const struct kf_log *log, const char *key)
+{
+	const char *v = kf_log_fact(log, key);
+	char *end;
+	double d = v ? strtod(v, &end) : -1;
+
+	return v && end != v && !*end ? seconds(d) : json_null();
+}
+
+/*
+ * What a system boot's record has beside a boot record's (boot/sysboot.schema.json):
+ * the initrd, the image, the cause of the verdict, and systemd's facts.
+ */
+static void system_members(json_t *rec, const struct opts *o, const struct setup *s,
+			   const struct kf_log *log, const char *cause)
+{
+	json_t *sys = json_object(), *root = json_object(), *mem = json_object();
+	json_t *lines = json_array();
+
+	json_object_set_new(rec, "initrd_sha256", s->initrd_sha[0] ? json_string(s->initrd_sha)
+				 : json_null());
+	json_object_set_new(rec, "image", json_string(o->disk));
+	json_object_set_new(rec, "image_record", o->image_record ? json_string(o->image_record)
+				 : json_null());
+	json_object_set_new(rec, "cause", cause ? json_string(cause) : json_null());
+	json_object_set_new(sys, "multi_user_reached", json_boolean(log->multi_user));
+	json_object_set_new(sys, "multi_user_seconds", fact_seconds(log, KF_SYS_MULTI_USER));
+	json_object_set_new(sys, "userspace_seconds", fact_seconds(log, KF_SYS_USERSPACE));
+	json_object_set_new(sys, "systemd_version", fact_str(log, KF_SYS_VERSION));
+	json_object_set_new(sys, "system_state", fact_str(log, KF_SYS_STATE));
+	json_object_set_new(sys, "failed_units", strv_json(kf_sys_failed_units(log)));
+	json_object_set_new(sys, "modules", strv_json(kf_sys_words(log, KF_SYS_MODULES)));
+	json_object_set_new(root, "device", fact_str(log, KF_SYS_ROOT_DEV));
+	json_object_set_new(root, "drivers", strv_json(kf_sys_words(log, KF_SYS_ROOT_DRIVERS)));
+	json_object_set_new(root, "modules", strv_json(kf_sys_words(log, KF_SYS_ROOT_MODULES)));
+	json_object_set_new(sys, "root", root);
+	json_object_set_new(mem, "total_kb", fact_int(log, KF_SYS_MEM_TOTAL));
+	json_object_set_new(mem, "used_kb", fact_int(log, KF_SYS_MEM_USED));
+	json_object_set_new(sys, "memory", mem);
+	for (size_t i = 0; i < log->nr_sys_lines; i++)
+		json_array_append_new(lines, json_string(log->sys_lines[i]));
+	json_object_set_new(sys, "systemd_lines", lines);
+	json_object_set_new(sys, "no_root_line", log->no_root ? json_string(log->no_root)
+				: json_null());
+	json_object_set_new(rec, "system", sys);
+}
+
 /* The boot record of verdict v, after run() returned code. */
 static void write_record(const char *path, const struct opts *o, const struct setup *s,
-			 const struct boot *b, enum kf_verdict v, int code)
+			 const struct boot *b, enum kf_verdict v, int code, const char *cause)
 {
 	json_t *cmd = json_array(), *rec;
 
 	for (char **a = s->argv; *a; a++)
 		json_array_append_new(cmd, json_string(*a));
 	rec = boot_record(&(const struct boot_facts){
+		.kind = o->disk ? "sysboot" : "boot",
 		.flavour = s->recipe.name, .kver = o->kver, .cpu = s->model->name,
 		.cpu_string = s->model->cpu_string, .qemu_version = s->qemu_version,
 		.cmdline = s->cmdline, .bzimage_sha256 = s->kernel_sha,
@@ -759,14 +879,45 @@ static void write_record(const char *path, const struct opts *o, const struct se
 		.exit_status = code >= 0 ? json_integer(code) : json_null(),
 		.wall = b->wall,
 	}, &b->log, v, NULL);
+	if (o->disk)
+		system_members(rec, o, s, &b->log, cause);
 	if (kf_record_write(rec, path))
 		kf_die(2, "%s: %s", path, strerror(errno));
 	json_decref(rec);
 }
 
+/* "  SYSBOOT <flavour> on <cpu>: <verdict> (...)"; the cause when it is
+ * not the expected verdict. */
+static void sys_summary(const struct opts *o, const struct setup *s, const struct boot *b,
+			enum kf_verdict v, const char *cause, const char *logpath)
+{
+	const char *mu = kf_log_fact(&b->log, KF_SYS_MULTI_USER);
+	const char *mods = kf_log_fact(&b->log, KF_SYS_MODULES_COUNT);
+	const char *used = kf_log_fact(&b->log, KF_SYS_MEM_USED);
+
+	if (v == s->expect) {
+		if (o->quiet)
+			return;
+		printf("  SYSBOOT %s on %s: %s (%.1f s", s->recipe.name, s->model->name,
+		       kf_verdict_name(v), b->wall);
+		if (mu)
+			printf("; multi-user.target after %.1f s", atof(mu));
+		if (mods)
+			printf(", %s modules", mods);
+		if (used)
+			printf(", %.0f MiB in use", atof(used) / 1024);
+		printf(")\n");
+		return;
+	}
+	printf("  SYSBOOT %s on %s: %s, expected %s (%.1f s); see %s\n", s->recipe.name,
+	       s->model->name, kf_verdict_name(v), kf_verdict_name(s->expect), b->wall, logpath);
+	if (cause)
+		printf("          %s\n", cause);
+}
+
 int main(int argc, char **argv)
 {
-	char *logpath, *jsonpath;
+	char *logpath, *jsonpath, *cause = NULL;
 	struct opts o;
 	struct setup s = { 0 };
 	struct boot b = { 0 };
@@ -784,6 +935,7 @@ int main(int argc, char **argv)
 	logpath = kf_xasprintf("%s/%s.log", o.out, s.model->name);
 	jsonpath = kf_xasprintf("%s/%s.json", o.out, s.model->name);
 	kf_log_init(&b.log);
+	b.log.system = o.disk != NULL;
 	b.logf = fopen(logpath, "w");
 	if (!b.logf)
 		kf_die(2, "%s: %s", logpath, strerror(errno));
@@ -794,16 +946,31 @@ int main(int argc, char **argv)
 		kf_qemu_error_warnings(&b.log, b.stderr_lines, b.nr_stderr, code);
 	note(&b, "verdict %s, expected %s, %.1f s", kf_verdict_name(v),
 	     kf_verdict_name(s.expect), b.wall);
+	if (o.disk) {
+		const struct kf_sys_inputs in = {
+			.config = o.config, .config_record = o.config_record,
+			.initrd = o.initrd && *o.initrd ? o.initrd : NULL,
+			.initrd_list = o.initrd_list, .timeout = o.timeout,
+		};
+
+		cause = kf_sys_cause(&b.log, v, &in);
+		if (cause)
+			note(&b, "cause: %s", cause);
+	}
 	fclose(b.logf);
-	write_record(jsonpath, &o, &s, &b, v, code);
-	kf_boot_summary(stdout, s.recipe.name, s.model->name, v, s.expect, b.wall, logpath,
-			&b.log, o.quiet);
+	write_record(jsonpath, &o, &s, &b, v, code, cause);
+	if (o.disk)
+		sys_summary(&o, &s, &b, v, cause, logpath);
+	else
+		kf_boot_summary(stdout, s.recipe.name, s.model->name, v, s.expect, b.wall, logpath,
+				&b.log, o.quiet);
 	fflush(stdout);
 
 	for (size_t i = 0; i < b.nr_stderr; i++)
 		free(b.stderr_lines[i]);
 	kf_log_free(&b.log);
 	setup_free(&s);
+	free(cause);
 	free(logpath);
 	free(jsonpath);
 	return v == s.expect ? 0 : 1;

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for a system boot's verdicts and their causes
+ * (boot/logparse.c in system mode, boot/sysboot.c): real console logs the
+ * runner recorded with --disk (tests/data/sysboot/, see its README) give
+ * the verdict, the facts unit's facts and a cause that names the driver,
+ * systemd's own line or the failed unit.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../lib/kf.h"
+#include "../../boot/logparse.h"
+#include "../../boot/sysboot.h"
+
+#define D "tests/data/sysboot/"
+
+static enum kf_verdict parse(struct kf_log *log, const char *file)
+{
+	kf_log_init(log);
+	assert_int_equal(kf_log_parse_file(log, file), 0);
+	/* the runner's "system boot:" note put the parser in system mode */
+	assert_true(log->system);
+	return kf_log_verdict(log);
+}
+
+static char *cause(const struct kf_log *log, enum kf_verdict v, const char *config,
+		   const char *list, const char *initrd)
+{
+	const struct kf_sys_inputs in = {
+		.config = config, .initrd_list = list, .initrd = initrd, .timeout = 20,
+	};
+
+	return kf_sys_cause(log, v, &in);
+}
+
+static int has(char **v, const char *word)
+{
+	for (char **p = v; *p; p++)
+		if (!strcmp(*p, word))
+			return 1;
+	return 0;
+}
+
+/* Debian's own cloud kernel and initrd boot the system to multi-user.target:
+ * the facts unit printed systemd's facts and ended QEMU with 33. */
+static void test_pass_debian_cloud(void **state)
+{
+	struct kf_log log;
+	char **mods, **root, **failed;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "pass-debian-cloud-qemu64.log"), KF_PASS);
+	assert_true(log.multi_user);
+	assert_true(log.end_seen);
+	assert_int_equal(log.exit_status, KF_EXIT_PASS);
+	assert_int_equal(log.failed, 0);
+	assert_string_equal(kf_log_fact(&log, KF_SYS_FAILED_COUNT), "0");
+	assert_string_equal(kf_log_fact(&log, KF_SYS_ROOT_DEV), "vda");
+	assert_true(atof(kf_log_fact(&log, KF_SYS_MULTI_USER)) > 1.0);
+	assert_true(atof(kf_log_fact(&log, KF_SYS_MULTI_USER)) >
+		    atof(kf_log_fact(&log, KF_SYS_USERSPACE)));
+	assert_string_equal(kf_log_fact(&log, "uname.release"), "6.1.0-57-cloud-amd64");
+	assert_non_null(kf_log_fact(&log, KF_SYS_MEM_USED));
+	mods = kf_sys_words(&log, KF_SYS_MODULES);
+	root = kf_sys_words(&log, KF_SYS_ROOT_MODULES);
+	failed = kf_sys_failed_units(&log);
+	assert_true(has(mods, "virtio_blk") && has(mods, "virtio_pci"));
+	assert_true(has(root, "virtio_blk") && has(root, "virtio_pci"));
+	assert_null(failed[0]);
+	assert_null(cause(&log, KF_PASS, NULL, NULL, NULL));
+	kf_sys_strv_free(mods);
+	kf_sys_strv_free(root);
+	kf_sys_strv_free(failed);
+	kf_log_free(&log);
+}
+
+/* The same log read as a static-init boot would be: pass too (the end
+ * marker, exit 33), but none of the system's verdicts. */
+static void test_pass_without_system_mode(void **state)
+{
+	struct kf_log log;
+	char *text = kf_read_file(D "pass-debian-cloud-qemu64.log", NULL), *note;
+
+	(void)state;
+	assert_non_null(text);
+	/* the runner's "system boot:" note blanked out */
+	note = strstr(text, "]! " KF_NOTE_SYSTEM);
+	assert_non_null(note);
+	memset(note, ' ', strcspn(note, "\n"));
+	kf_log_init(&log);
+	kf_log_parse_text(&log, text);
+	assert_false(log.system);
+	assert_int_equal(kf_log_verdict(&log), KF_PASS);
+	free(text);
+	kf_log_free(&log);
+}
+
+/* virtio_blk blacklisted: initramfs-tools gives up waiting for /dev/vda;
+ * its line is the cause's, and the config and initrd have the drivers. */
+static void test_no_root_initramfs_tools(void **state)
+{
+	struct kf_log log;
+	char *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "no-root-debian-cloud-blacklist.log"), KF_NO_ROOT);
+	assert_non_null(strstr(log.no_root, "Gave up waiting for root file system device"));
+	assert_int_equal(kf_log_outcome(&log), KF_NO_ROOT);
+	c = cause(&log, KF_NO_ROOT, D "debian-cloud.config.excerpt", D "debian-cloud.initrd.list",
+		  "initrd.img");
+	assert_non_null(strstr(c, "root device /dev/vda not found"));
+	assert_non_null(strstr(c, "the config and the initrd have the root disk's drivers"));
+	assert_null(strstr(c, "CONFIG_"));
+	free(c);
+	kf_log_free(&log);
+}
+
+/*
+ * The same console with an initrd list that lacks virtio_blk.ko (the real
+ * list less that line, written here): the cause names CONFIG_VIRTIO_BLK=m
+ * and the missing .ko; without an initrd at all, it says so.
+ */
+static void test_no_root_initrd_lacks_module(void **state)
+{
+	char list[] = "/tmp/kf-test-sysboot-list.XXXXXX";
+	char *text = kf_read_file(D "debian-cloud.initrd.list", NULL), *c;
+	struct kf_log log;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_non_null(text);
+	fd = mkstemp(list);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+		if (!strstr(l, "/virtio_blk.ko"))
+			fprintf(f, "%s\n", l);
+	fclose(f);
+	parse(&log, D "no-root-debian-cloud-blacklist.log");
+	c = cause(&log, KF_NO_ROOT, D "debian-cloud.config.excerpt", list, "initrd.img");
+	assert_non_null(strstr(c, "CONFIG_VIRTIO_BLK=m but the initrd has no virtio_blk.ko"));
+	assert_null(strstr(c, "VIRTIO_PCI"));
+	free(c);
+	c = cause(&log, KF_NO_ROOT, D "debian-cloud.config.excerpt", NULL, NULL);
+	assert_non_null(strstr(c, "CONFIG_VIRTIO_BLK=m and no initrd to load virtio_blk.ko"));
+	assert_non_null(strstr(c, "CONFIG_VIRTIO_PCI=m and no initrd"));
+	free(c);
+	unlink(list);
+	free(text);
+	kf_log_free(&log);
+}
+
+/* generic (tinyconfig, no block layer) with no initrd: the kernel never
+ * mounts a root and panics without an init; the verdict is no-root, and
+ * the cause names BLOCK and the virtio drivers the config lacks. */
+static void test_no_root_kernel_without_block(void **state)
+{
+	struct kf_log log;
+	char *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "no-root-generic-no-block.log"), KF_NO_ROOT);
+	assert_true(log.panic);
+	assert_true(log.no_init);
+	assert_false(log.root_mounted);
+	c = cause(&log, KF_NO_ROOT, D "generic.config", NULL, NULL);
+	assert_non_null(strstr(c, "CONFIG_BLOCK is not set"));
+	assert_non_null(strstr(c, "CONFIG_VIRTIO_BLK is not set: the kernel has no virtio_blk"));
+	assert_non_null(strstr(c, KF_NO_INIT_TEXT));
+	free(c);
+	kf_log_free(&log);
+}
+
+/* generic with Debian's initrd: /init is a shell script and the kernel has
+ * no BINFMT_SCRIPT; a shell then waits: hang, and the cause quotes the
+ * kernel's line and names the initrd's kernel release against the kernel's. */
+static void test_hang_init_not_executable(void **state)
+{
+	struct kf_log log;
+	char *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "hang-generic-debian-initrd.log"), KF_HANG);
+	assert_non_null(strstr(log.init_failed, "Failed to execute /init (error -8)"));
+	assert_string_equal(log.kernel_release, "6.1.192");
+	c = cause(&log, KF_HANG, D "generic.config", D "debian-cloud.initrd.list", "initrd.img");
+	assert_non_null(strstr(c, "multi-user.target not reached"));
+	assert_non_null(strstr(c, "could not run the initrd's init"));
+	free(c);
+	kf_log_free(&log);
+}
+
+static void test_drive_and_cmdline(void **state)
+{
+	char *d = kf_sys_drive("/out/a,b/image.raw"), *a = kf_sys_append("quiet");
+
+	(void)state;
+	assert_string_equal(d, "if=virtio,format=raw,snapshot=on,file=/out/a,,b/image.raw");
+	assert_string_equal(a, "root=/dev/vda rw quiet");
+	free(d);
+	free(a);
+	a = kf_sys_append(NULL);
+	assert_string_equal(a, "root=/dev/vda rw");
+	free(a);
+}
+
+static void test_verdict_names(void **state)
+{
+	(void)state;
+	assert_string_equal(kf_verdict_name(KF_FAILED_UNIT), "failed-unit");
+	assert_string_equal(kf_verdict_name(KF_SYSTEMD_REFUSED), "systemd-refused");
+	assert_string_equal(kf_verdict_name(KF_NO_ROOT), "no-root");
+	assert_string_equal(kf_verdict_name(KF_TIMEOUT), "timeout");
+	assert_int_equal(kf_verdict_from_name("no-root"), KF_NO_ROOT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pass_debian_cloud),
+		cmocka_unit_test(test_pass_without_system_mode),
+		cmocka_unit_test(test_no_root_initramfs_tools),
+		cmocka_unit_test(test_no_root_initrd_lacks_module),
+		cmocka_unit_test(test_no_root_kernel_without_block),
+		cmocka_unit_test(test_hang_init_not_executable),
+		cmocka_unit_test(test_drive_and_cmdline),
+		cmocka_unit_test(test_verdict_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
