@@ -1,6 +1,7 @@
 #!/bin/bash
 # image.sh DEB DIR FLAVOUR KVER: a flavour's system image (docs/system-boot.md,
-# "The Debian system"). The kernel package DEB is installed with dpkg -i
+# "The Debian system"). The kernel package DEB (empty: the image package
+# of make deb's record KF_DEB_RECORD) is installed with dpkg -i
 # into a copy of the cached root filesystem, so its own postinst runs
 # initramfs-tools and makes the initrd; DIR (out/<kver>/<flavour>/system)
 # then holds vmlinuz and initrd.img taken from the installed system, the
@@ -26,6 +27,12 @@ drv=${KF_ROOT_DRIVER:-virtio_blk}
 mmdebstrap=${KF_MMDEBSTRAP:-mmdebstrap}
 die() { echo "kflavour: system image $flavour: $*" >&2; exit 2; }
 
+# No DEB: the image package of the flavour's make deb record.
+if [ -z "$deb" ]; then
+	[ -f "${KF_DEB_RECORD:-}" ] ||
+		die "no kernel package: make it first (make deb flavour=$flavour; make deb system flavour=$flavour does both), or give deb=PATH"
+	deb=$("$KF_RECORD" --deb-image "$KF_DEB_RECORD") || exit 2
+fi
 [ -f "$deb" ] || die "no kernel package $deb; make it with make deb flavour=$flavour, or give deb=PATH"
 pkg=$(dpkg-deb -f "$deb" Package 2>/dev/null) ||
 	die "$deb is not a Debian package (dpkg-deb cannot read it); make it again with make deb flavour=$flavour"

@@ -14,6 +14,9 @@
  *	a flavour's system image record (system/image.schema.json)
  *   system-record --explain LOG --what WHAT [--dir DIR] [--user U]
  *	one line: what failed, why (system/explain.c) and the fix; exit 0
+ *   system-record --deb-image DEBREC
+ *	the path of the kernel image package make deb recorded in DEBREC
+ *	(<flavour>/deb/deb.json, package/deb.schema.json)
  *
  * Records are written atomically (lib/record.c); --image reads the root
  * filesystem's record through lib/records.c.
@@ -35,7 +38,7 @@
 enum { O_ROOTFS = 256, O_IMAGE, O_EXPLAIN, O_OUT, O_TAR, O_SUITE, O_VARIANT, O_INCLUDE,
 	O_MMDEB, O_EPOCH, O_KEY, O_SOURCES, O_SECONDS, O_LOG, O_FLAVOUR, O_KVER, O_RFS,
 	O_DEB, O_PACKAGE, O_VERSION, O_RELEASE, O_VMLINUZ, O_INITRD, O_ILIST, O_BUILTIN,
-	O_ROOTDRV, O_IMAGEF, O_UUID, O_EXTRA, O_UNIT, O_WHAT, O_DIR, O_USER };
+	O_ROOTDRV, O_IMAGEF, O_UUID, O_EXTRA, O_UNIT, O_WHAT, O_DIR, O_USER, O_DEBIMG };
 
 static const struct option opts[] = {
 	{ "rootfs", no_argument, NULL, O_ROOTFS }, { "image", no_argument, NULL, O_IMAGE },
@@ -61,12 +64,13 @@ static const struct option opts[] = {
 	{ "extra", required_argument, NULL, O_EXTRA }, { "unit", required_argument, NULL, O_UNIT },
 	{ "what", required_argument, NULL, O_WHAT }, { "dir", required_argument, NULL, O_DIR },
 	{ "user", required_argument, NULL, O_USER },
+	{ "deb-image", required_argument, NULL, O_DEBIMG },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct args {
 	int mode;
-	const char *opt[O_USER + 1];
+	const char *opt[O_DEBIMG + 1];
 	const char **extras, **units;
 	size_t nextras, nunits;
 };
@@ -267,6 +271,25 @@ static int explain(const struct args *a)
 	return 0;
 }
 
+static int deb_image(const struct args *a)
+{
+	struct kf_deb_rec d;
+	const struct kf_deb_pkg *p;
+	const char *rec = a->opt[O_DEBIMG];
+
+	if (kf_deb_rec_read(&d, rec, KF_MUST, "make it again: make deb flavour=<flavour>"))
+		return 2;
+	p = kf_deb_image(&d);
+	if (!p || !p->path) {
+		kf_deb_rec_free(&d);
+		kf_die(2, "%s: no kernel image package in the record; make it again: make deb flavour=%s",
+		       rec, d.h.flavour ? d.h.flavour : "<flavour>");
+	}
+	printf("%s\n", p->path);
+	kf_deb_rec_free(&d);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -275,9 +298,9 @@ int main(int argc, char **argv)
 	kf_prog = "system-record";
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c < O_ROOTFS || c > O_USER)
+		if (c < O_ROOTFS || c > O_DEBIMG)
 			kf_die(2, "usage: see system/record.c");
-		if (c == O_ROOTFS || c == O_IMAGE || c == O_EXPLAIN)
+		if (c == O_ROOTFS || c == O_IMAGE || c == O_EXPLAIN || c == O_DEBIMG)
 			a.mode = c;
 		if (c == O_EXTRA) {
 			a.extras = kf_xrealloc(a.extras, (a.nextras + 1) * sizeof(*a.extras));
@@ -290,7 +313,8 @@ int main(int argc, char **argv)
 		}
 	}
 	c = a.mode == O_ROOTFS ? rootfs(&a) : a.mode == O_IMAGE ? image(&a) :
-	    a.mode == O_EXPLAIN ? explain(&a) : (kf_die(2, "give --rootfs, --image or --explain"), 2);
+	    a.mode == O_EXPLAIN ? explain(&a) : a.mode == O_DEBIMG ? deb_image(&a) :
+	    (kf_die(2, "give --rootfs, --image, --explain or --deb-image"), 2);
 	free(a.extras);
 	free(a.units);
 	return c;

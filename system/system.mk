@@ -27,9 +27,9 @@ system_root_driver ?= virtio_blk
 system_extras ?=
 system_units  ?=
 system_extras_deps ?=
-# The kernel package of flavour $(1): deb=PATH, else the linux-image
-# package make deb left in $(kdir)/$(1)/deb/.
-system_deb = $(or $(deb),$(firstword $(wildcard $(kdir)/$(1)/deb/linux-image-*.deb)))
+# The kernel package: deb=PATH, else the image package the flavour's
+# make deb record names ($(kdir)/<flavour>/deb/deb.json, read by
+# system-record). With make deb in the same command, that comes first.
 $(if $(filter-out undefined,$(origin deb)),$(call check_path,deb,$(deb),a kernel package, linux-image-*.deb))
 
 system_env = KF_ROOTFS_DIR='$(rootfs)' KF_SUITE=$(system_suite) KF_VARIANT=$(system_variant) \
@@ -49,7 +49,8 @@ system_images = $(foreach f,$(flavour),$(kdir)/$(f)/system/image.json)
 system: $$(system_images) ; @:
 # rootfs is phony: image.sh runs each time and does nothing while its
 # stamp (package, root filesystem, extras, script) still holds.
-$(kdir)/%/system/image.json: rootfs $(tools)/system-record system/image.sh $$(system_extras_deps) | deps
+$(kdir)/%/system/image.json: rootfs $(tools)/system-record system/image.sh $$(system_extras_deps) \
+		$$(if $$(deb),,$$(if $$(deb_goal),$(kdir)/$$*/deb.stamp)) | deps
 	@$(system_env) KF_ROOTFS_TAR='$(rootfs_tar)' KF_ROOTFS_REC='$(basename $(rootfs_tar)).json' \
 		KF_ROOT_DRIVER=$(system_root_driver) KF_EXTRAS='$(system_extras)' KF_UNITS='$(system_units)' \
-		system/image.sh '$(call system_deb,$*)' '$(kdir)/$*/system' '$*' '$(kver)'
+		KF_DEB_RECORD='$(kdir)/$*/deb/deb.json' system/image.sh '$(deb)' '$(kdir)/$*/system' '$*' '$(kver)'

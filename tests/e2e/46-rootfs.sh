@@ -77,7 +77,12 @@ else
 	check_eq "a second make system remakes nothing" "$(stat -c %Y "$sys/image.raw")" "$t0"
 fi
 
-# Bad input. No mirror: new inputs (another package) with no network.
+# Bad input. No package: k8 is never packaged here.
+rm -rf "$o/6.1/k8/deb"
+check_fails "make system with no package: make deb first, or deb=" 2 \
+	'no kernel package: make it first \(make deb flavour=k8; make deb system flavour=k8 does both\), or give deb=PATH' \
+	make system flavour=k8 out="$o"
+# No mirror: new inputs (another package) with no network.
 if unshare -n true 2>/dev/null; then
 	check_fails "no mirror reachable: one line naming it and the fix" 2 \
 		'^kflavour: mmdebstrap bookworm for .* failed \(no-mirror\): .*check the network' \
