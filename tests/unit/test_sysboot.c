@@ -199,6 +199,47 @@ static void test_hang_init_not_executable(void **state)
 	kf_log_free(&log);
 }
 
+/* A unit of the system failed (one made to fail, /bin/false): the facts
+ * unit still ran and names it; the verdict is failed-unit, not pass. */
+static void test_failed_unit(void **state)
+{
+	struct kf_log log;
+	char **failed, *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "failed-unit-debian-cloud.log"), KF_FAILED_UNIT);
+	assert_true(log.end_seen);
+	assert_int_equal(log.exit_status, KF_EXIT_PASS);
+	failed = kf_sys_failed_units(&log);
+	assert_string_equal(failed[0], "kf-fails.service");
+	assert_null(failed[1]);
+	/* the console's [FAILED] line has the name cut to its width */
+	assert_int_equal(log.nr_units_failed, 1);
+	assert_non_null(strstr(log.units_failed[0], "kf-fails.s"));
+	c = cause(&log, KF_FAILED_UNIT, NULL, NULL, NULL);
+	assert_string_equal(c, "failed units: kf-fails.service");
+	kf_sys_strv_free(failed);
+	free(c);
+	kf_log_free(&log);
+}
+
+/* --timeout 20: systemd was still starting; timeout, not hang. */
+static void test_timeout(void **state)
+{
+	struct kf_log log;
+	char *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "timeout-debian-cloud.log"), KF_TIMEOUT);
+	assert_false(log.multi_user);
+	assert_false(log.end_seen);
+	c = cause(&log, KF_TIMEOUT, NULL, NULL, NULL);
+	assert_string_equal(c, "multi-user.target not reached: the boot took longer than the "
+			    "time-out (20 s)");
+	free(c);
+	kf_log_free(&log);
+}
+
 static void test_drive_and_cmdline(void **state)
 {
 	char *d = kf_sys_drive("/out/a,b/image.raw"), *a = kf_sys_append("quiet");
@@ -232,6 +273,8 @@ int main(void)
 		cmocka_unit_test(test_no_root_initrd_lacks_module),
 		cmocka_unit_test(test_no_root_kernel_without_block),
 		cmocka_unit_test(test_hang_init_not_executable),
+		cmocka_unit_test(test_failed_unit),
+		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_drive_and_cmdline),
 		cmocka_unit_test(test_verdict_names),
 	};
