@@ -43,6 +43,9 @@ Pipeline (each target runs the stages before it):
   make system flavour=X   X's kernel package (deb=PATH, else make deb's) installed
                         in a copy of it: out/<kver>/X/system/ vmlinuz, initrd.img,
                         image.raw, image.json
+  make sysboot flavour=X  boot X's package in that system to multi-user.target
+                        (QEMU, virtio disk, snapshot=on): verdict and its cause,
+                        systemd's facts in out/<kver>/X/sysboot/<cpu>.json
 
 Configs:
   make list             flavours with their fragments and CPU model
