@@ -20,7 +20,7 @@
 static const struct {
 	const char *module, *symbol, *what;
 } root_chain[] = {
-	{ NULL, "BLOCK", "the block layer" },
+	{ NULL, "BLOCK", "block layer" },
 	{ "virtio_pci", "VIRTIO_PCI", "the virtio disk's PCI transport" },
 	{ "virtio_blk", "VIRTIO_BLK", "the root disk's driver" },
 	{ "ext4", "EXT4_FS", "the root file system's" },
