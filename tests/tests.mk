@@ -22,6 +22,8 @@ $(eval $(call unit_test,test_logparse,boot/logparse.c,))
 $(out)/tests/test_logparse: boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_boot_qemu,boot/qemu.c boot/logparse.c,))
 $(out)/tests/test_boot_qemu: boot/qemu.h boot/logparse.h boot/console.h
+$(eval $(call unit_test,test_sysboot,boot/sysboot.c boot/logparse.c $(records_src),-ljansson -lm))
+$(out)/tests/test_sysboot: boot/sysboot.h boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))
 $(eval $(call unit_test,test_build_ccremote,build/ccremote.c,))
 $(eval $(call unit_test,test_audit_lint,config/fragment.c,-ljansson))
