@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../../lib/kf.h"
+#include "../../lib/records.h"
 #include "../../boot/logparse.h"
 #include "../../boot/sysboot.h"
 
@@ -240,6 +241,46 @@ static void test_timeout(void **state)
 	kf_log_free(&log);
 }
 
+/* The records the runner wrote for two of these boots, read back through
+ * lib/records.c: a boot record's members and the system boot's. */
+static void test_record_read(void **state)
+{
+	struct kf_sysboot_rec r;
+	struct kf_boot_rec b;
+
+	(void)state;
+	assert_int_equal(kf_sysboot_rec_read(&r, D "pass-debian-cloud-qemu64.json", KF_MUST, "fix"), 0);
+	assert_string_equal(r.b.verdict, "pass");
+	assert_int_equal(r.b.exit_status, KF_EXIT_PASS);
+	assert_string_equal(r.b.cpu, "qemu64");
+	assert_string_equal(r.b.h.release, "6.1.0-57-cloud-amd64");
+	assert_null(r.cause);
+	assert_int_equal(r.multi_user_reached, 1);
+	assert_true(r.multi_user_seconds > r.userspace_seconds && r.userspace_seconds > 0);
+	assert_int_equal(r.nfailed_units, 0);
+	assert_int_equal(r.nmodules, 26);
+	assert_string_equal(r.root_device, "vda");
+	assert_int_equal(r.nroot_modules, 2);
+	assert_string_equal(r.root_modules[0], "virtio_blk");
+	assert_true(r.mem_used_kb > 0 && r.mem_used_kb < r.mem_total_kb);
+	assert_non_null(r.initrd_sha256);
+	assert_non_null(kf_boot_fact(&r.b, "sys.multi_user_seconds"));
+	kf_sysboot_rec_free(&r);
+
+	assert_int_equal(kf_sysboot_rec_read(&r, D "no-root-debian-cloud-blacklist.json", KF_MUST,
+					     "fix"), 0);
+	assert_string_equal(r.b.verdict, "no-root");
+	assert_non_null(strstr(r.cause, "root device /dev/vda not found"));
+	assert_non_null(strstr(r.no_root_line, "Gave up waiting"));
+	assert_int_equal(r.multi_user_reached, 0);
+	assert_true(r.multi_user_seconds != r.multi_user_seconds);	/* NAN: missing */
+	kf_sysboot_rec_free(&r);
+
+	/* a system boot's record is not a boot record */
+	assert_int_equal(kf_boot_rec_read(&b, D "pass-debian-cloud-qemu64.json", KF_QUIET, "fix"), -1);
+	kf_boot_rec_free(&b);
+}
+
 static void test_drive_and_cmdline(void **state)
 {
 	char *d = kf_sys_drive("/out/a,b/image.raw"), *a = kf_sys_append("quiet");
@@ -275,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_hang_init_not_executable),
 		cmocka_unit_test(test_failed_unit),
 		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_record_read),
 		cmocka_unit_test(test_drive_and_cmdline),
 		cmocka_unit_test(test_verdict_names),
 	};
