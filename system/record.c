@@ -256,15 +256,21 @@ static int explain(const struct args *a)
 {
 	const char *log = a->opt[O_EXPLAIN], *dir = a->opt[O_DIR];
 	char *text = kf_read_file(log, NULL);
+	const char *user = a->opt[O_USER], *u;
 	struct kf_sys_why why;
 
 	kf_sys_explain(text ? text : "", &why);
-	fprintf(stderr, "kflavour: %s failed (%s): %s; %s", need(a, O_WHAT),
-		kf_sys_fail_name(why.kind), why.cause, why.fix);
+	u = user ? strstr(why.fix, "USER") : NULL;
+
+	fprintf(stderr, "kflavour: %s failed (%s): %s; ", need(a, O_WHAT),
+		kf_sys_fail_name(why.kind), why.cause);
+	/* The fix's USER is the user who ran it. */
+	if (u)
+		fprintf(stderr, "%.*s%s%s", (int)(u - why.fix), why.fix, user, u + 4);
+	else
+		fputs(why.fix, stderr);
 	if (why.kind == KF_SYS_DISK_FULL && dir)
 		fprintf(stderr, " (df %s)", dir);
-	if (why.kind == KF_SYS_USERNS && a->opt[O_USER])
-		fprintf(stderr, " (USER: %s)", a->opt[O_USER]);
 	fprintf(stderr, "; log: %s\n", log);
 	kf_sys_why_free(&why);
 	free(text);

@@ -103,12 +103,14 @@ start=$(date +%s.%N)
 # out of the tarball: an ordinary user's tar-in cannot make them, and the
 # guest's devtmpfs holds them.
 rc=0
+: > "$log"
 TMPDIR=$dir/.work "$mmdebstrap" --mode=unshare --variant="$variant" --include="$include" \
 	"${hookargs[@]}" "$suite" - - \
-	< <(printf '%s\n' "$sources") 2> "$log" |
-	mmtarfilter --path-exclude='/dev/*' > "$tmp" || rc=$?
+	< <(printf '%s\n' "$sources") 2>> "$log" |
+	mmtarfilter --path-exclude='/dev/*' 2>> "$log" > "$tmp" || rc=$?
 if [ "$rc" != 0 ] || [ ! -s "$tmp" ]; then
-	"$KF_RECORD" --explain "$log" --what "mmdebstrap $suite for $tar" --dir "$dir" || true
+	"$KF_RECORD" --explain "$log" --what "mmdebstrap $suite for $tar" --dir "$dir" \
+		--user "$(id -un)" || true
 	exit 2
 fi
 end=$(date +%s.%N)

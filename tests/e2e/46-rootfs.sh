@@ -9,7 +9,8 @@
 # checksum does not change. Bad input, each one line naming what and the
 # fix, the cached root filesystem and the earlier image intact, nothing
 # left behind: no mirror, a package whose dependency the system lacks, a
-# disk that fills while the image is made (more in tests/slow/46-system.sh).
+# disk that fills while the image is made, an ordinary user with no
+# subordinate ids (more in tests/slow/46-system.sh).
 . tests/lib.sh
 o=$KF_OUT
 sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
@@ -131,5 +132,30 @@ if [ -n "$deb" ]; then
 	else
 		skip "a disk that fills" "unshare -m is not allowed here"
 	fi
+fi
+
+# An ordinary user without subordinate ids: mmdebstrap's unshare mode cannot
+# run, and the error says what to do, for that user (as root, the test makes
+# the user kflavour-nosub; run as another user, it runs as that one only when
+# it has no range either).
+. tests/scratch.sh
+if [ "$(id -u)" = 0 ]; then
+	nosub=kflavour-nosub
+	id "$nosub" > /dev/null 2>&1 ||
+		useradd -K SUB_UID_COUNT=0 -K SUB_GID_COUNT=0 --create-home --shell /bin/bash "$nosub"
+	usermod --del-subuids 1-4294967294 --del-subgids 1-4294967294 "$nosub" 2> /dev/null || true
+	scratch_checkout "$kf_tmp/co"
+	mkdir -p "$kf_tmp/nr"
+	chown -R "$nosub:" "$kf_tmp/co" "$kf_tmp/nr"
+	chmod 755 "$kf_tmp"
+	check_fails "make rootfs as a user with no /etc/subuid range: what is missing, the fix for that user" 2 \
+		"failed \(no-userns\): W: no entry in /etc/subuid for $nosub; .*usermod --add-subuids 100000-165535 --add-subgids 100000-165535 $nosub; log: " \
+		runuser -u "$nosub" -- env HOME="/home/$nosub" make -C "$kf_tmp/co" rootfs out="$kf_tmp/nr"
+	check_eq "... one line said, no traceback" "$(grep -c '^kflavour: \|Traceback' "$kf_tmp/last.out")" 1
+elif ! grep -q "^$(id -un):" /etc/subuid; then
+	check_fails "make rootfs with no /etc/subuid range: what is missing" 2 "failed \(no-userns\)" \
+		make rootfs out="$kf_tmp/nr"
+else
+	skip "make rootfs as a user with no /etc/subuid range" "run as $(id -un), who has one"
 fi
 done_testing

@@ -72,6 +72,13 @@ static void disk_full(void **state)
 	       "free space");
 }
 
+static void no_subuid(void **state)
+{
+	(void)state;
+	expect(LOGS "mmdebstrap-no-subuid.log", KF_SYS_USERNS,
+	       "no entry in /etc/subuid for kflavour-nosub", "usermod --add-subuids");
+}
+
 /* The boot's console holds none of these words: nothing but the last line. */
 static void unknown(void **state)
 {
@@ -98,6 +105,7 @@ int main(void)
 		cmocka_unit_test(depends),
 		cmocka_unit_test(postinst_fails),
 		cmocka_unit_test(disk_full),
+		cmocka_unit_test(no_subuid),
 		cmocka_unit_test(unknown),
 	};
 
