@@ -224,6 +224,30 @@ static void test_failed_unit(void **state)
 	kf_log_free(&log);
 }
 
+/* kflavour's own tiny kernel (tiny-systemd's fragments, VIRTIO_BLK=y, no
+ * initrd) under Debian's systemd: BASE_SMALL caps pid_max, Debian's
+ * 50-pid-max.conf cannot be applied, systemd-sysctl.service fails. */
+static void test_failed_unit_tiny_kernel(void **state)
+{
+	struct kf_log log;
+	char **failed, **root;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "failed-unit-tiny-base-small.log"), KF_FAILED_UNIT);
+	assert_string_equal(log.kernel_release, "6.1.192");
+	failed = kf_sys_failed_units(&log);
+	assert_string_equal(failed[0], "systemd-sysctl.service");
+	assert_null(failed[1]);
+	/* virtio_blk built in: a driver, no module */
+	root = kf_sys_words(&log, KF_SYS_ROOT_MODULES);
+	assert_null(root[0]);
+	assert_string_equal(kf_log_fact(&log, KF_SYS_ROOT_DRIVERS), "virtio_blk virtio-pci");
+	assert_string_equal(kf_log_fact(&log, KF_SYS_MODULES_COUNT), "0");
+	kf_sys_strv_free(failed);
+	kf_sys_strv_free(root);
+	kf_log_free(&log);
+}
+
 /* --timeout 20: systemd was still starting; timeout, not hang. */
 static void test_timeout(void **state)
 {
@@ -315,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_no_root_kernel_without_block),
 		cmocka_unit_test(test_hang_init_not_executable),
 		cmocka_unit_test(test_failed_unit),
+		cmocka_unit_test(test_failed_unit_tiny_kernel),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_record_read),
 		cmocka_unit_test(test_drive_and_cmdline),
