@@ -24,7 +24,8 @@
  *       facts.
  *
  *   boot-runner --replay RECORD
- *       rewrites a boot record (DIR/<cpu>.json) from its log (DIR/<cpu>.log)
+ *       rewrites a boot record (DIR/<cpu>.json; a system boot's in
+ *       <flavour>/sysboot/) from its log (DIR/<cpu>.log)
  *       with this parser and this record format; what a log does not hold
  *       (the QEMU command and version, the kernel's SHA-256, the expected
  *       verdict, the wall seconds) is kept from RECORD. It makes the report
@@ -265,6 +266,9 @@ static int parse_mode(const char *path, const char *nonce)
 	return 0;
 }
 
+static void system_members(json_t *rec, const char *image, const char *image_record,
+			   const char *initrd_sha, const struct kf_log *log, const char *cause);
+
 /* ---- --replay ---- */
 
 static const char *need_str(const char *v, const char *path, const char *key)
@@ -277,6 +281,10 @@ static const char *need_str(const char *v, const char *path, const char *key)
 static int replay_mode(const char *path)
 {
 	size_t len = strlen(path);
+	/* A system boot's record lives in <flavour>/sysboot/ (docs/system-boot.md). */
+	int system = len > 5 && strstr(path, "sysboot/") &&
+		!strchr(strstr(path, "sysboot/") + strlen("sysboot/"), '/');
+	struct kf_sysboot_rec sold;
 	struct kf_boot_rec old;
 	json_t *rec, *warnings = NULL;
 	struct kf_log log;
@@ -285,9 +293,15 @@ static int replay_mode(const char *path)
 
 	if (len < 5 || strcmp(path + len - 5, ".json") != 0)
 		kf_die(2, "%s: want DIR/<cpu>.json, with its log beside it as DIR/<cpu>.log", path);
-	kf_boot_rec_read(&old, path, KF_MUST, "give a boot record the runner wrote");
+	if (system) {
+		kf_sysboot_rec_read(&sold, path, KF_MUST, "give a system boot record the runner wrote");
+		old = sold.b;
+	} else {
+		kf_boot_rec_read(&old, path, KF_MUST, "give a boot record the runner wrote");
+	}
 	log_path = kf_xasprintf("%.*s.log", (int)(len - 5), path);
 	kf_log_init(&log);
+	log.system = system;
 	if (kf_log_parse_file(&log, log_path))
 		kf_die(2, "%s: %s; the record's log must be beside it", log_path, strerror(errno));
 	v = kf_log_verdict(&log);
@@ -298,6 +312,7 @@ static int replay_mode(const char *path)
 		kf_die(2, "%s: no \"command\" array; give a boot record the runner wrote", path);
 
 	struct boot_facts in = {
+		.kind = system ? "sysboot" : "boot",
 		.flavour = need_str(old.h.flavour, path, "flavour"),
 		.kver = old.h.kver,
 		.cpu = need_str(old.cpu, path, "cpu"),
@@ -311,10 +326,24 @@ static int replay_mode(const char *path)
 		.wall = isnan(old.wall_seconds) ? -1 : old.wall_seconds,
 	};
 	rec = boot_record(&in, &log, v, warnings);
+	if (system) {
+		/* The cause the runner named from the config and the initrd's
+		 * list stays while the verdict does; else the console's alone. */
+		const struct kf_sys_inputs none = { 0 };
+		char *cause = old.verdict && !strcmp(old.verdict, kf_verdict_name(v)) && sold.cause ?
+			kf_xstrdup(sold.cause) : kf_sys_cause(&log, v, &none);
+
+		system_members(rec, need_str(sold.image, path, "image"), sold.image_record,
+			       sold.initrd_sha256, &log, cause);
+		free(cause);
+	}
 	if (kf_record_write(rec, path))
 		kf_die(2, "%s: %s", path, strerror(errno));
 	json_decref(rec);
-	kf_boot_rec_free(&old);
+	if (system)
+		kf_sysboot_rec_free(&sold);
+	else
+		kf_boot_rec_free(&old);
 	kf_log_free(&log);
 	free(log_path);
 	return 0;
@@ -828,17 +857,20 @@ static json_t *fact_seconds(const struct kf_log *log, const char *key)
  * What a system boot's record has beside a boot record's (boot/sysboot.schema.json):
  * the initrd, the image, the cause of the verdict, and systemd's facts.
  */
-static void system_members(json_t *rec, const struct opts *o, const struct setup *s,
-			   const struct kf_log *log, const char *cause)
+static json_t *str_or_null(const char *v)
+{
+	return v && *v ? json_string(v) : json_null();
+}
+
+static void system_members(json_t *rec, const char *image, const char *image_record,
+			   const char *initrd_sha, const struct kf_log *log, const char *cause)
 {
 	json_t *sys = json_object(), *root = json_object(), *mem = json_object();
 	json_t *lines = json_array();
 
-	json_object_set_new(rec, "initrd_sha256", s->initrd_sha[0] ? json_string(s->initrd_sha)
-				 : json_null());
-	json_object_set_new(rec, "image", json_string(o->disk));
-	json_object_set_new(rec, "image_record", o->image_record ? json_string(o->image_record)
-				 : json_null());
+	json_object_set_new(rec, "initrd_sha256", str_or_null(initrd_sha));
+	json_object_set_new(rec, "image", json_string(image));
+	json_object_set_new(rec, "image_record", str_or_null(image_record));
 	json_object_set_new(rec, "cause", cause ? json_string(cause) : json_null());
 	json_object_set_new(sys, "multi_user_reached", json_boolean(log->multi_user));
 	json_object_set_new(sys, "multi_user_seconds", fact_seconds(log, KF_SYS_MULTI_USER));
@@ -880,7 +912,7 @@ static void write_record(const char *path, const struct opts *o, const struct se
 		.wall = b->wall,
 	}, &b->log, v, NULL);
 	if (o->disk)
-		system_members(rec, o, s, &b->log, cause);
+		system_members(rec, o->disk, o->image_record, s->initrd_sha, &b->log, cause);
 	if (kf_record_write(rec, path))
 		kf_die(2, "%s: %s", path, strerror(errno));
 	json_decref(rec);
