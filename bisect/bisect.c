@@ -36,8 +36,8 @@
  * on a usage or setup error.
  */
 #include "search.h"
-#include "../config/fragment.h"
-#include "../report/report.h"
+#include "../lib/fragment.h"
+#include "../lib/logdiff.h"
 #include "../lib/kf.h"
 #include "../lib/proc.h"
 #include "../lib/records.h"

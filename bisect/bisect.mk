@@ -4,9 +4,9 @@
 #    steps build in one O= directory, $(kdir)/bisect-<good>-<bad>-<cpu>
 #    (docs/bisect.md). bisect (C) decides; make supplies the commands.
 
-$(eval $(call tool,bisect,bisect/bisect.c bisect/search.c bisect/split.c config/fragment.c \
-	report/logdiff.c lib/sha256.c lib/proc.c $(records_src),-ljansson -lcrypto -lm))
-$(tools)/bisect: bisect/search.h bisect/split.h config/fragment.h report/report.h
+$(eval $(call tool,bisect,bisect/bisect.c bisect/search.c bisect/split.c \
+	lib/logdiff.c lib/sha256.c lib/proc.c $(records_src),-ljansson -lcrypto -lm))
+$(tools)/bisect: bisect/search.h bisect/split.h lib/logdiff.h boot/console.h
 
 ifneq ($(filter bisect,$(MAKECMDGOALS)),)
 ifeq ($(and $(good),$(bad),$(cpu)),)

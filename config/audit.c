@@ -46,6 +46,7 @@
  * (config/diff.c) and config-prompts (config/prompts.c).
  */
 #include "../lib/kf.h"
+#include "../lib/renames.h"
 #include "../lib/record.h"
 #include "audit.h"
 #include "kconf.h"

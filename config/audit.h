@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "fragment.h"
+#include "../lib/fragment.h"
 
 enum kf_why {
 	KF_WHY_UNKNOWN,
@@ -38,7 +38,7 @@ struct kf_miss {
 	char *fix;
 };
 
-struct kf_renames;		/* config/kconf.h: fragments/renames */
+struct kf_renames;		/* lib/renames.h: fragments/renames */
 
 struct kf_audit {
 	const char *config, *renames_path, *base_path;

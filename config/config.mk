@@ -57,8 +57,7 @@ $(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $
 
 # The fragments alone (lines, conflicts) are checked first by lint, which
 # needs no tree and is built without one.
-$(eval $(call tool,config-lint,config/lint.c config/fragment.c,))
-$(tools)/config-lint: config/fragment.h
+$(eval $(call tool,config-lint,config/lint.c,))
 
 # The audit's tools link the tree's own kconfig parser (built by Kbuild from
 # the extracted tree into $(kdir)/kconfig), so they always match the tree.
@@ -83,15 +82,15 @@ probes_wrap := -Wl,--wrap=popen,--wrap=pclose
 # kconfig_tool NAME, SOURCES: $(ktools)/NAME, the tool template's build
 # with config/kconf.c and this tree's kconfig objects.
 define kconfig_tool
-$(call tool,$(1),$(2) config/kconf.c config/probes.c lib/sha256.c $(records_src),$(kconfig_objs) -ljansson -lcrypto $(probes_wrap),$(ktools),$$(kconfig_flags))
+$(call tool,$(1),$(2) config/kconf.c config/probes.c lib/proc.c lib/sha256.c $(records_src),$(kconfig_objs) -ljansson -lcrypto $(probes_wrap),$(ktools),$$(kconfig_flags))
 $(ktools)/$(1): config/kconf.h $(kdir)/kconfig/.built
 endef
-$(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/fragment.c config/sysreq.c))
-$(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c config/fragment.c))
+$(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/sysreq.c))
+$(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c))
 $(eval $(call kconfig_tool,config-prompts,config/prompts.c))
 $(eval $(call kconfig_tool,config-savedefconfig,config/savedefconfig.c))
-$(ktools)/config-audit: config/audit.h config/fragment.h config/sysreq.h
-$(ktools)/config-diff: config/kdiff.h config/fragment.h
+$(ktools)/config-audit: config/audit.h config/sysreq.h
+$(ktools)/config-diff: config/kdiff.h
 
 # Every symbol of fragments/policy must be one of this tree's Kconfig
 # symbols (or its rule say gone=<kver>): a misspelt one would pass silently.

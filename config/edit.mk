@@ -6,9 +6,8 @@
 # Included by config/config.mk, after the recipes (flavours.mk) are read.
 
 $(eval $(call tool,config-policy,config/policy.c,))
-$(eval $(call tool,config-savefragment,config/savefragment.c config/fragment.c,))
+$(eval $(call tool,config-savefragment,config/savefragment.c,))
 $(eval $(call tool,config-newflavour,config/newflavour.c,))
-$(tools)/config-savefragment: config/fragment.h
 
 # The one flavour an edit works on: named on the command line (or in the
 # environment), never the default "all".

@@ -8,6 +8,7 @@
  * tree's Kconfig parsed and FINAL read (kf_kconfig_load).
  */
 #include "../lib/kf.h"
+#include "../lib/renames.h"
 #include "audit.h"
 #include "kconf.h"
 

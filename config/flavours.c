@@ -173,14 +173,6 @@ static void print_make(const struct kf_recipe *r, const char *kver)
 	free(base);
 }
 
-/* flavours/<name>.flavour -> name (malloc'ed). */
-static char *name_of(const char *path)
-{
-	const char *b = strrchr(path, '/') + 1;
-
-	return kf_xasprintf("%.*s", (int)(strlen(b) - 8), b);
-}
-
 /* --suggest NAME FLAVOUR...: print the FLAVOURs near NAME, space-separated. */
 static int suggest(const char *name, int argc, char **argv)
 {
@@ -285,7 +277,7 @@ int main(int argc, char **argv)
 		printf("\nbroken_flavours :=");
 		for (size_t i = 0; i < n; i++)
 			if (errs[i]) {
-				char *name = name_of(paths[i]);
+				char *name = kf_flavour_of(paths[i]);
 
 				printf(" %s", name);
 				free(name);
@@ -294,7 +286,7 @@ int main(int argc, char **argv)
 		print_models(&models);
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *name = name_of(paths[i]);
+		char *name = kf_flavour_of(paths[i]);
 
 		if (errs[i] && list) {
 			printf("%-18s BROKEN   %s\n", name, errs[i]);

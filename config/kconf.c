@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kconf.c - a kernel tree's own kconfig, loaded as Kbuild would load it, and
- * fragments/renames (kconf.h). One copy for every tool that links the tree's
+ * kconf.c - a kernel tree's own kconfig, loaded as Kbuild would load it
+ * (kconf.h). One copy for every tool that links the tree's
  * kconfig: config-audit, config-diff, config-prompts (config/<job>.c) and
  * upgrade (upgrade/upgrade.c).
  */
 #include "../lib/dotconfig.h"
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 #include "kconf.h"
 
 #include <errno.h>
@@ -19,83 +20,32 @@
 /* list_for_each_entry, for KF_SYM_MENUS (the tree's scripts/include). */
 #include <list.h>
 
-/* ---- fragments/renames ---------------------------------------------- */
-
-void kf_renames_read(struct kf_renames *r, const char *path, int must_exist)
-{
-	char *text = kf_read_file(path, NULL), *line, *next;
-	int lineno = 0;
-
-	if (!text) {
-		if (must_exist || errno != ENOENT)
-			kf_die(2, "%s: %s; give an existing successor table with --renames",
-			       path, strerror(errno));
-		return;
-	}
-	for (line = text; line && *line; line = next) {
-		char *old, *succ, *why, *save = NULL;
-
-		next = kf_cut_line(line);
-		lineno++;
-		line = kf_trim(line);
-		if (*line == '\0' || *line == '#')
-			continue;
-		old = strtok_r(line, " \t", &save);
-		succ = strtok_r(NULL, " \t", &save);
-		why = save ? kf_trim(save) : NULL;
-		if (!old || !succ || !why || !*why)
-			kf_die(2, "%s:%d: expected 'OLD SUCCESSOR WHY...' ('-' when there is no successor); fix the line",
-			       path, lineno);
-		r->v = kf_xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
-		r->v[r->n].old = kf_xstrdup(old);
-		r->v[r->n].succ = strcmp(succ, "-") != 0 ? kf_xstrdup(succ) : NULL;
-		r->v[r->n].why = kf_xstrdup(why);
-		r->n++;
-	}
-	free(text);
-}
-
-const struct kf_rename *kf_renames_find(const struct kf_renames *r, const char *old)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (strcmp(r->v[i].old, old) == 0)
-			return &r->v[i];
-	return NULL;
-}
-
-void kf_renames_free(struct kf_renames *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++) {
-		free(r->v[i].old);
-		free(r->v[i].succ);
-		free(r->v[i].why);
-	}
-	free(r->v);
-}
-
-/* The first line of "$CC --version", as the top Makefile computes it. */
+/* The first line of "$CC --version", as the top Makefile computes it (run
+ * through lib/proc.c; $CC may be "ccache gcc", so through sh). */
 static char *cc_version_text(void)
 {
-	FILE *p = popen("LC_ALL=C $CC --version 2>/dev/null", "r");
-	char buf[512] = "", rest[512], *s, *d;
+	char *const argv[] = { "sh", "-c", "LC_ALL=C $CC --version", NULL };
+	struct kf_proc_opts o = { .pipe_out = 1, .null_err = 1, .null_in = 1 };
+	struct kf_proc p;
+	struct strbuf out = { 0 };
+	char buf[512], *s, *d, *line;
+	ssize_t n;
+	int status;
 
-	if (!p)
+	if (kf_proc_start(&p, argv, &o) < 0)
 		return kf_xstrdup("");
-	if (!fgets(buf, sizeof(buf), p))
-		buf[0] = '\0';
-	while (fgets(rest, sizeof(rest), p))	/* let it finish writing */
-		;
-	pclose(p);
-	buf[strcspn(buf, "\n")] = '\0';
-	for (s = d = buf; *s; s++)	/* the Makefile drops '#' */
+	while ((n = read(p.out, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			sb_addn(&out, buf, (size_t)n);
+	close(p.out);
+	kf_proc_wait(&p, -1, &status, NULL);
+	line = kf_xstrndup(out.s ? out.s : "", out.s ? strcspn(out.s, "\n") : 0);
+	free(out.s);
+	for (s = d = line; *s; s++)	/* the Makefile drops '#' */
 		if (*s != '#')
 			*d++ = *s;
 	*d = '\0';
-	return kf_xstrdup(buf);
+	return line;
 }
 
 static char *makefile_var(const char *text, const char *name)
@@ -239,20 +189,6 @@ char *kf_kconfig_olddefconfig(const char *srctree, const char *config, const cha
 	if (fd)
 		kf_die(2, "%s: cannot write it back (olddefconfig): %s", config, strerror(errno));
 	return kernelversion;
-}
-
-char *kf_flavour_of(const char *path)
-{
-	const char *end = strrchr(path, '/'), *start;
-
-	if (!end)
-		return kf_xstrdup(".");
-	while (end > path && end[-1] == '/')
-		end--;
-	for (start = end; start > path && start[-1] != '/'; start--)
-		;
-	return end > start ? kf_xasprintf("%.*s", (int)(end - start), start)
-			   : kf_xstrdup("/");
 }
 
 /* The menu entries that define sym ("config SYM" blocks): NULL-terminated. */

@@ -2,7 +2,8 @@
 /*
  * kconf.h - a kernel tree's own kconfig, loaded as Kbuild would load it, for
  * the tools linked against that tree's scripts/kconfig objects (audit,
- * upgrade); plus fragments/renames, the successor table both explain with.
+ * upgrade). The successor table they explain with, fragments/renames, is
+ * lib/renames.c's.
  *
  * Build with -isystem SRC/scripts/kconfig -isystem SRC/scripts/include and
  * the tree's API flags (config/config.mk: kconfig_flags):
@@ -24,21 +25,6 @@
 #define MENU_FILE(m) ((m)->file ? (m)->file->name : "?")
 #endif
 
-/* fragments/renames: "OLD SUCCESSOR WHY...", '-' when there is none. */
-struct kf_rename {
-	char *old, *succ, *why;	/* succ NULL for '-' */
-};
-
-struct kf_renames {
-	struct kf_rename *v;
-	size_t n;
-};
-
-/* A missing file is an error only when must_exist; bad lines always are. */
-void kf_renames_read(struct kf_renames *r, const char *path, int must_exist);
-const struct kf_rename *kf_renames_find(const struct kf_renames *r, const char *old);
-void kf_renames_free(struct kf_renames *r);
-
 /* KERNELVERSION of SRC/Makefile (e.g. 6.1.192), malloc'ed; *kver, when
  * kver is not NULL, gets VERSION.PATCHLEVEL (e.g. 6.1). */
 char *kf_tree_version(const char *srctree, char **kver);
@@ -59,9 +45,6 @@ char *kf_kconfig_olddefconfig(const char *srctree, const char *config, const cha
 void kf_probes_begin(const char *srctree);
 void kf_probes_end(void);
 
-/* The flavour a config belongs to, basename(dirname(path)), malloc'ed:
- * out/6.1/mpsc/.config -> mpsc. */
-char *kf_flavour_of(const char *path);
 
 /* The menu entries that define sym ("config SYM" blocks): NULL-terminated,
  * malloc'ed. */

@@ -10,7 +10,7 @@
  * Exit 0 when the fragments are clean, 1 on a problem (each on stderr as
  * "file:line: what; fix"), 2 on a usage error.
  */
-#include "fragment.h"
+#include "../lib/fragment.h"
 #include "../lib/kf.h"
 
 #include <getopt.h>

@@ -30,7 +30,7 @@
  * Exit status: 0 done, 1 refused (nothing written) or configs that differ,
  * 2 bad arguments or input.
  */
-#include "fragment.h"
+#include "../lib/fragment.h"
 #include "../lib/kf.h"
 
 #include <errno.h>

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "fragment.h"
+#include "../lib/fragment.h"
 
 struct kf_sysreq {
 	int required;		/* 1 required, 0 recommended */

@@ -112,6 +112,14 @@ extern const char *const kf_recipe_keys[KF_NR_KEYS];
 int kf_flavour_name_ok(const char *s);
 
 /*
+ * A flavour's name from a path, the one place it is derived: the recipe's
+ * "flavours/<name>.flavour" gives <name>; any other path is a file of the
+ * flavour's O= directory ("out/<kver>/<name>/.config") and gives the name of
+ * the directory holding it. Malloc'ed.
+ */
+char *kf_flavour_of(const char *path);
+
+/*
  * memory is QEMU's -m as written ("512M"), or "<low>+<high>" ("1G+256M"):
  * low MiB below 4 GiB and high MiB above it. Returns 1 for that form and
  * sets both, 0 for the plain form, -1 when a '+' form is malformed.

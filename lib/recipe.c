@@ -37,15 +37,32 @@ static int key_index(const char *key)
 	return -1;
 }
 
-static char *name_from_path(const char *path)
+static int is_recipe_path(const char *path)
 {
-	const char *base = strrchr(path, '/');
-	char *name = kf_xstrdup(base ? base + 1 : path);
-	char *dot = strstr(name, ".flavour");
+	size_t n = strlen(path), k = strlen(".flavour");
 
-	if (dot && !dot[strlen(".flavour")])
-		*dot = '\0';
-	return name;
+	return n > k && !strcmp(path + n - k, ".flavour");
+}
+
+char *kf_flavour_of(const char *path)
+{
+	const char *end, *start;
+
+	if (is_recipe_path(path)) {
+		const char *base = strrchr(path, '/');
+
+		base = base ? base + 1 : path;
+		return kf_xstrndup(base, strlen(base) - strlen(".flavour"));
+	}
+	end = strrchr(path, '/');
+	if (!end)
+		return kf_xstrdup(".");
+	while (end > path && end[-1] == '/')
+		end--;
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	return end > start ? kf_xasprintf("%.*s", (int)(end - start), start)
+			   : kf_xstrdup("/");
 }
 
 /* tinyconfig, debian:<name> or file:<path>: the form, not the file. */
@@ -155,7 +172,13 @@ static int recipe_parse(const char *path, const char *text, struct kf_recipe *r,
 
 	memset(r, 0, sizeof(*r));
 	r->path = kf_xstrdup(path);
-	r->name = name_from_path(path);
+	if (!is_recipe_path(path)) {
+		snprintf(err, errlen, "%s: not a recipe: a flavour is a file flavours/<name>.flavour; "
+			 "rename the file", path);
+		r->name = NULL;
+		goto fail;
+	}
+	r->name = kf_flavour_of(path);
 	if (!kf_flavour_name_ok(r->name)) {
 		snprintf(err, errlen, "%s: '%s' is not a flavour name: use %s; rename the file",
 			 path, r->name, KF_FLAVOUR_NAME_RULE);

@@ -4,8 +4,8 @@
 HOSTCC     ?= gcc
 KF_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE
-lib_src    := lib/util.c lib/recipe.c lib/strbuf.c lib/dotconfig.c lib/cpumodels.c lib/policy.c lib/conline.c
-lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/records.h lib/proc.h lib/policy.h lib/elf.h lib/conline.h
+lib_src    := lib/util.c lib/recipe.c lib/strbuf.c lib/dotconfig.c lib/cpumodels.c lib/policy.c lib/conline.c lib/fragment.c lib/renames.c
+lib_hdr    := lib/kf.h lib/dotconfig.h lib/cpumodels.h lib/record.h lib/records.h lib/proc.h lib/policy.h lib/elf.h lib/conline.h lib/fragment.h lib/renames.h
 # What a tool that reads the stage records links (with -ljansson): the typed
 # readers (lib/records.h) and the one JSON layer under them.
 records_src := lib/records.c lib/record.c

@@ -4,7 +4,6 @@
  * derived and compared in three steps; render.h has what only reads it. One
  * file per job, each calling only files above it in this list:
  *
- *   logdiff.c     console normalisation and the line diff
  *   kconfig.c     the config diff's groups, the fragment that set a symbol
  *   load.c        read out/<kver>/<flavour>/... into struct report, as the
  *                 records have it (nothing computed), through lib/records.h
@@ -12,7 +11,7 @@
  *   derive.c      what the report computes from that: line verdicts,
  *                 topology, GDT sharing, microcode and SWIOTLB sources,
  *                 builds alongside, boots in CPU model order
- *   compare.c     the config diff and the console diffs
+ *   compare.c     the config diff and the console diffs (lib/logdiff.h)
  *   (render.h)    rows.c, svg.c, table.c, json.c, html.c, kcidb.c
  *   report.c      command line
  *
@@ -27,6 +26,7 @@
 
 #include "../lib/dotconfig.h"
 #include "../lib/kf.h"
+#include "../lib/logdiff.h"
 #include "../lib/records.h"
 
 /* ---- kconfig.c ---------------------------------------------------------- */
@@ -44,56 +44,6 @@ enum kc_group kc_classify(const char *name, char *const *cpu_values, size_t ncpu
  */
 const char *kc_fragment_for(const char *name, char *const *files, size_t nfiles,
 			    int *line);
-
-/* ---- logdiff.c ---------------------------------------------------------- */
-
-/* A console log split into normalised lines. */
-struct ld_line {
-	char *text;	/* normalised text */
-	int lineno;	/* 1-based line number in the raw log */
-};
-
-struct ld_log {
-	struct ld_line *line;
-	size_t n;
-};
-
-/*
- * Normalise one console line (no newline): strip the printk timestamp, hide
- * what differs on every boot (addresses, calibration values, memory sizes,
- * the nonce...). Returns a new string, or NULL when the whole line is noise
- * (memory map, e820, timing lines) and must be dropped.
- */
-char *ld_normalise(const char *raw);
-/* Split and normalise a whole log (CR and ANSI noise removed). */
-void ld_log_parse(struct ld_log *log, const char *text);
-/* The same of a file: 0, or -1 (errno set) when it cannot be read. */
-int ld_log_read(struct ld_log *log, const char *path);
-void ld_log_free(struct ld_log *log);
-
-enum ld_op { LD_SAME = ' ', LD_DEL = '-', LD_ADD = '+', LD_HUNK = '@' };
-
-struct ld_edit {
-	enum ld_op op;
-	const char *text;	/* points into an ld_log, or the hunk header */
-	int a_line, b_line;	/* raw line numbers; 0 when not on that side */
-};
-
-struct ld_diff {
-	struct ld_edit *e;	/* hunks with 'context' lines around changes */
-	size_t n;
-	size_t added, removed;
-	char **headers;		/* storage for LD_HUNK texts */
-	size_t nheaders;
-};
-
-/* Diff two normalised logs (LCS), keeping 'context' lines around changes. */
-void ld_diff(struct ld_diff *d, const struct ld_log *a, const struct ld_log *b,
-	     int context);
-void ld_diff_free(struct ld_diff *d);
-/* Print as a unified-style diff with the two labels. */
-void ld_diff_print(FILE *f, const struct ld_diff *d, const char *la,
-		   const char *lb);
 
 /* ---- struct report ------------------------------------------------------- */
 

@@ -12,12 +12,12 @@
 # report-kcidb and test_report_model (tests/tests.mk) link the same list.
 report_page := report/page.c
 report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
-	report/logdiff.c report/rows.c report/table.c report/json.c \
+	lib/logdiff.c report/rows.c report/table.c report/json.c \
 	report/html.c report/svg.c report/c2c.c $(report_page) $(records_src)
 $(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: report/page.h report/report.css
 $(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
-$(tools)/report: report/report.h report/render.h boot/console.h
-$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/render.h \
+$(tools)/report: report/report.h report/render.h lib/logdiff.h boot/console.h
+$(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/render.h lib/logdiff.h \
 	report/page.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:

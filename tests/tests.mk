@@ -26,15 +26,15 @@ $(eval $(call unit_test,test_sysboot,boot/sysboot.c boot/logparse.c $(records_sr
 $(out)/tests/test_sysboot: boot/sysboot.h boot/logparse.h boot/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))
 $(eval $(call unit_test,test_build_ccremote,build/ccremote.c,))
-$(eval $(call unit_test,test_audit_lint,config/fragment.c,-ljansson))
-$(eval $(call unit_test,test_audit_misses,config/misses.c config/fragment.c lib/record.c,-ljansson))
-$(out)/tests/test_audit_misses: config/audit.h config/fragment.h
-$(eval $(call unit_test,test_audit_sysreq,config/sysreq.c config/fragment.c lib/record.c,-ljansson))
-$(out)/tests/test_audit_sysreq: config/sysreq.h config/fragment.h
+$(eval $(call unit_test,test_audit_lint,,-ljansson))
+$(eval $(call unit_test,test_audit_misses,config/misses.c lib/record.c,-ljansson))
+$(out)/tests/test_audit_misses: config/audit.h
+$(eval $(call unit_test,test_audit_sysreq,config/sysreq.c lib/record.c,-ljansson))
+$(out)/tests/test_audit_sysreq: config/sysreq.h
 $(eval $(call unit_test,test_system_explain,system/explain.c,))
 $(out)/tests/test_system_explain: system/explain.h
 $(eval $(call unit_test,test_policy,,))
-$(eval $(call unit_test,test_logdiff,report/logdiff.c,))
+$(eval $(call unit_test,test_logdiff,lib/logdiff.c,))
 $(eval $(call unit_test,test_bisect_split,bisect/split.c,))
 $(out)/tests/test_bisect_split: bisect/split.h
 $(eval $(call unit_test,test_bisect_search,bisect/search.c bisect/split.c,))

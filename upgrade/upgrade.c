@@ -28,7 +28,8 @@
  */
 #include "../lib/kf.h"
 #include "../lib/records.h"
-#include "../config/fragment.h"
+#include "../lib/fragment.h"
+#include "../lib/renames.h"
 #include "../config/kconf.h"
 
 #include <errno.h>

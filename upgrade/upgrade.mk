@@ -20,8 +20,7 @@ upgrade_report = $(upgrade_dir)/upgrade$(if $(old),-$(name))
 
 # Built by 'make kver=<to> upgrade-tool': it links that tree's kconfig, like
 # the audit (config/config.mk).
-$(eval $(call kconfig_tool,upgrade,upgrade/upgrade.c config/fragment.c))
-$(ktools)/upgrade: config/fragment.h
+$(eval $(call kconfig_tool,upgrade,upgrade/upgrade.c))
 $(eval $(call tool,upgrade-report,upgrade/report.c $(report_page) lib/record.c,-ljansson))
 
 .PHONY: upgrade upgrade-tool upgrade-flavours

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../lib/kf.h"
-#include "../../config/fragment.h"
+#include "../../lib/fragment.h"
 
 /* Classify one line; returns the error text ("" when the line is valid). */
 static const char *classify(const char *line, struct kf_line *l)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../lib/kf.h"
-#include "../../report/report.h"
+#include "../../lib/logdiff.h"
 
 #define FIXTURE "tests/data/report/out/6.1"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fragment.h - Kconfig fragments as the audit reads them: every line checked,
+ * fragment.h - Kconfig fragments as the audit, lint, savefragment, bisect
+ * and upgrade read them: every line checked,
  * every setting remembered with its file and line, and the settings of
  * several fragments merged the way merge_config.sh merges them (the later
  * one wins), except that a later setting with a different value is an error
@@ -15,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../lib/dotconfig.h"
+#include "dotconfig.h"
 
 struct kf_setting {
 	char *name;		/* symbol name without CONFIG_ */

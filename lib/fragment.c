@@ -4,7 +4,7 @@
  * (see fragment.h). Every problem is one "file:line: what; fix" message.
  */
 #include "fragment.h"
-#include "../lib/kf.h"
+#include "kf.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,10 +6,10 @@
  * what the flavour or the CPU model changed: CPU lines, idle routine,
  * SWIOTLB, SLUB's HWalign, the probe's facts. Then an LCS line diff.
  */
-#include "report.h"
+#include "logdiff.h"
 #include "../boot/console.h"
-#include "../lib/conline.h"
-#include "../lib/kf.h"
+#include "conline.h"
+#include "kf.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -320,10 +320,12 @@ static void log_line(size_t lineno, int note, const char *line, void *arg)
 
 void ld_log_parse(struct ld_log *log, const char *text)
 {
-	struct log_cap c = { log, 0 };
+	struct log_cap c;
 
 	log->line = NULL;
 	log->n = 0;
+	c.log = log;
+	c.cap = 0;
 	kf_con_lines(text, log_line, &c);
 }
 
