@@ -65,14 +65,6 @@ record() {
 		--variant "$variant" --include "$include" --mmdebstrap "$version" \
 		--epoch "$SOURCE_DATE_EPOCH" --key "$key" --sources <(printf '%s\n' "$sources") "$@"
 }
-# Made before, by this make or another: a record is all it may lack (a make
-# stopped between the rename and the record).
-if [ -f "$tar" ]; then
-	[ -s "$dir/$name.json" ] || record --seconds 0
-	echo "  ROOTFS  $name (cached: $tar)"
-	exit 0
-fi
-
 # Under the lock, a temporary file or work directory is a dead run's: it
 # goes before anything else. Its chroot may hold files of the unshared
 # user's subordinate ids, which only that namespace can remove.
@@ -84,6 +76,15 @@ wipe() {
 	rm -rf "$1" 2>/dev/null || "$mmdebstrap" --unshare-helper rm -rf "$1" 2>/dev/null || rm -rf "$1"
 }
 for f in "$dir"/.tmp-* "$dir/.work"; do wipe "$f"; done
+
+# Made before, by this make or another: a record is all it may lack (a make
+# stopped between the rename and the record).
+if [ -f "$tar" ]; then
+	[ -s "$dir/$name.json" ] || record
+	echo "  ROOTFS  $name (cached: $tar)"
+	exit 0
+fi
+
 mkdir -p "$dir/.work"
 # In unshare mode the unshared user writes the chroot there (mmdebstrap(1),
 # TMPDIR).

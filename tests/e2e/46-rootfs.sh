@@ -8,9 +8,9 @@
 # cloud kernel: the package stands in for make deb's); the cached tarball's
 # checksum does not change. Bad input, each one line naming what and the
 # fix, the cached root filesystem and the earlier image intact, nothing
-# left behind: no mirror, a package whose dependency the system lacks, a
-# disk that fills while the image is made, an ordinary user with no
-# subordinate ids (more in tests/slow/46-system.sh).
+# left behind: an interrupted mmdebstrap, no mirror, a package whose
+# dependency the system lacks, a disk that fills while the image is made,
+# an ordinary user with no subordinate ids (more in tests/slow/46-system.sh).
 . tests/lib.sh
 o=$KF_OUT
 sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
@@ -38,6 +38,26 @@ else
 	skip "a second make rootfs with no network at all" "unshare -n is not allowed here"
 fi
 check_eq "the tarball is unchanged" "$(sha "$tarf")" "$sum"
+
+# An interrupted mmdebstrap (new inputs; a stand-in that writes part of a
+# tarball and a chroot in its TMPDIR, then hangs) killed with its make:
+# the next make finds the cache as it was and nothing left behind.
+fake=$kf_tmp/fake-mmdebstrap
+printf '#!/bin/bash\n[ "$1" = --version ] && exec mmdebstrap --version\nmkdir -p "$TMPDIR/mmdebstrap.fake/etc"\nhead -c 100000 /dev/zero\nexec sleep 300\n' > "$fake"
+chmod +x "$fake"
+KF_MMDEBSTRAP=$fake setsid make rootfs out="$o" system_include="$inc,hello" > "$kf_tmp/int.out" 2>&1 &
+pid=$!
+for i in $(seq 1 60); do
+	[ -n "$(ls "$o"/rootfs/.tmp-* 2>/dev/null)" ] && [ -d "$o/rootfs/.work/mmdebstrap.fake" ] && break
+	sleep 1
+done
+[ -n "$(ls "$o"/rootfs/.tmp-* 2>/dev/null)" ] && ok "an interrupted mmdebstrap: its partial tarball was there" ||
+	{ not_ok "an interrupted mmdebstrap: its partial tarball was there"; diag < "$kf_tmp/int.out"; }
+kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+check "... the next make rootfs" make rootfs out="$o"
+grep -q "ROOTFS  $tar (cached" "$kf_tmp/last.out" && ok "... reuses the cache" || not_ok "... reuses the cache"
+check_eq "... and removed what the killed one left" "$(find "$o/rootfs" -mindepth 1 -name '.*' -not -name .lock | wc -l)" 0
+check_eq "... the tarball unchanged" "$(sha "$tarf")" "$sum"
 
 # A kernel package: Debian's cloud kernel (VIRTIO_BLK=m), fetched once.
 debs=$o/debs

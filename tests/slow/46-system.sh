@@ -27,6 +27,7 @@ check_eq "... the cached tarball intact" "$(sha "$tarf")" "$sum"
 # A disk that fills while the root filesystem is made: the cache on a
 # 30 MiB tmpfs (apt's lists alone are more).
 if unshare -m true 2>/dev/null; then
+	mkdir -p "$kf_tmp/small"
 	check_fails "a disk that fills while the root filesystem is made: named, with the fix" 2 \
 		'failed \(disk-full\): .*(No space left on device|Disk full).*free space on that disk' \
 		unshare -m bash -c 'mount -t tmpfs -o size=30m kftest "$1" || exit 9
@@ -76,7 +77,7 @@ done
 if [ "$(jq -r .image.sha256 "$a/image.json")" = "$(jq -r .image.sha256 "$kf_tmp/first.json")" ]; then
 	ok "the image is the same bytes both times"
 else
-	skip "the image is the same bytes both times" "mkfs.ext4 -d follows the host file system's directory order (docs/system-boot.md)"
+	skip "the image is the same bytes both times" "mkfs.ext4 -d copies each file's ctime, the time of the install (docs/system-boot.md)"
 fi
 
 # Booted to multi-user.target (snapshot=on, so a copy-on-write overlay
