@@ -328,8 +328,9 @@ static void system_line(struct kf_log *log, const char *s)
 	static const char *const no_root[] = KF_NO_ROOT_TEXTS;
 	const char *p, *sd = strstr(s, "systemd[1]: ");
 
-	if (starts(s, "Linux version ") && !log->kernel_release) {
-		p = s + strlen("Linux version ");
+	/* (SeaBIOS's last line may run into it) */
+	if ((p = strstr(s, "Linux version ")) && !log->kernel_release) {
+		p += strlen("Linux version ");
 		log->kernel_release = kf_xstrndup(p, strcspn(p, " "));
 	}
 	if (strstr(s, KF_SYS_REACHED_TEXT))

@@ -248,6 +248,31 @@ static void test_failed_unit_tiny_kernel(void **state)
 	kf_log_free(&log);
 }
 
+/*
+ * tiny-systemd's own package in its system image (make deb, make system),
+ * booted by hand without the runner (raw console, tests/data/system/, no
+ * nonce, no isa-debug-exit device): read in system mode, the facts unit's
+ * report gives failed-unit, the root disk's driver a module.
+ */
+static void test_raw_console_tiny_systemd(void **state)
+{
+	struct kf_log log;
+	char **failed;
+
+	(void)state;
+	kf_log_init(&log);
+	log.system = 1;
+	assert_int_equal(kf_log_parse_file(&log, "tests/data/system/failed-unit-tiny-systemd-6.1.log"), 0);
+	assert_int_equal(kf_log_verdict(&log), KF_FAILED_UNIT);
+	assert_string_equal(log.kernel_release, "6.1.192-kf-tiny-systemd");
+	failed = kf_sys_failed_units(&log);
+	assert_string_equal(failed[0], "systemd-sysctl.service");
+	assert_string_equal(kf_log_fact(&log, KF_SYS_ROOT_MODULES), "virtio_blk");
+	assert_string_equal(kf_log_fact(&log, KF_SYS_MODULES), "virtio_blk");
+	kf_sys_strv_free(failed);
+	kf_log_free(&log);
+}
+
 /* --timeout 20: systemd was still starting; timeout, not hang. */
 static void test_timeout(void **state)
 {
@@ -340,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_hang_init_not_executable),
 		cmocka_unit_test(test_failed_unit),
 		cmocka_unit_test(test_failed_unit_tiny_kernel),
+		cmocka_unit_test(test_raw_console_tiny_systemd),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_record_read),
 		cmocka_unit_test(test_drive_and_cmdline),
