@@ -49,6 +49,11 @@
  *      boot record, with the plugin and without it (the same boot, the
  *      plugin's -plugin and -d plugin taken out), alternated, 3 times each:
  *      the median walls' ratio is the plugin's cost (at most 5x).
+ *  12. the shared cache (root; build/farm.sh cache, docs/build.md): the
+ *      first flavour four times, each on an empty out= with an empty local
+ *      cache: the remote empty (cold: fills it), warm (another machine's
+ *      first build: at most 0.35x cold), none (no ccache_remote), and
+ *      unreachable (the server stopped: at most 1.05x none) (remote.c).
  *
  * The steps run in the order of what the goals need most, so a run cut
  * short still answers the first questions; --steps "4 5" runs only some,
@@ -171,6 +176,7 @@ int main(int argc, char **argv)
 	m.d_config = m.d_make = m.d_build = m.d_raw = none;
 	m.farm = m.serial = none;
 	m.c2c_make = m.c2c_plugin = m.c2c_plain = none;
+	m.rc_cold = m.rc_warm = m.rc_none = m.rc_down = none;
 	m.boot_max = m.boot_median = -1;
 	b.load_start = loadavg();
 	b.start_time = time(NULL);
@@ -209,6 +215,9 @@ int main(int argc, char **argv)
 	table();
 	if (step(11))
 		step_c2c(first);
+	table();
+	if (step(12))
+		step_remote();
 	table();
 	if (b.report) {
 		size_t len;

@@ -3,7 +3,7 @@
  * bench: what its files share. bench.c parses the arguments and runs the
  * steps in order; run.c runs and measures commands (make, raw Kbuild) and
  * reads the records they leave; steps.c is steps 1-9, farm.c step 10, c2c.c
- * step 11; table.c prints what was measured.
+ * step 11, remote.c step 12; table.c prints what was measured.
  */
 #ifndef KF_BENCH_H
 #define KF_BENCH_H
@@ -55,6 +55,8 @@ struct figures {
 	struct run farm, serial;
 	long farm_compiled, farm_remote, farm_local;
 	struct run c2c_make, c2c_plugin, c2c_plain;	/* step 11 */
+	struct run rc_cold, rc_warm, rc_none, rc_down;	/* step 12 */
+	long long rc_cold_stored, rc_warm_hits;
 };
 extern struct figures m;
 
@@ -87,6 +89,7 @@ void step_jobs(void);
 void step_distro(const char *first);
 void step_farm(void);
 void step_c2c(const char *first);
+void step_remote(void);
 
 /* table.c: the table of m, to --report. */
 void table(void);

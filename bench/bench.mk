@@ -3,10 +3,11 @@
 # cold builds one make per flavour against all in one make (one jobserver),
 # a first make against its CPU floor, boots, no-ops, raw Kbuild, ccache cold
 # and warm, a fragment toggle, one distro flavour beside the tiny ones, a
-# distcc farm (root), and c2c: the plugin's cost and make c2c's wall time.
+# distcc farm (root), c2c: the plugin's cost and make c2c's wall time, and
+# the shared cache (root): warm, cold, unreachable.
 # Scratch out= directories under $(out)/bench share this out's tree by hard
 # links; the table goes to $(out)/bench/report.txt (docs/benchmarks.md).
-$(eval $(call tool,bench,bench/bench.c bench/run.c bench/steps.c bench/farm.c bench/c2c.c bench/table.c $(records_src) lib/proc.c,-ljansson))
+$(eval $(call tool,bench,bench/bench.c bench/run.c bench/steps.c bench/farm.c bench/c2c.c bench/remote.c bench/table.c $(records_src) lib/proc.c,-ljansson))
 $(tools)/bench: bench/bench.h
 
 distro ?= debian-cloud-mpsc

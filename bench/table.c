@@ -95,6 +95,13 @@ void table(void)
 	row(t, "%8.1f %8.1f", m.c2c_plugin, "11. one c2c boot (pipe) with the plugin, median of %d",
 	    C2C_ROUNDS);
 	row(t, "%8.1f %8.1f", m.c2c_plain, "11. the same boot without it, median of %d", C2C_ROUNDS);
+	row(t, "%8.1f %8.1f", m.rc_cold, "12. empty local cache, empty shared cache (fills): %s", f0);
+	row(t, "%8.1f %8.1f", m.rc_warm, "12. empty local cache, shared cache warm: %s", f0);
+	if (m.rc_warm.wall >= 0)
+		fprintf(t, "%-60s %lld of %lld\n", "12. its shared cache hits, of the objects stored",
+			m.rc_warm_hits, m.rc_cold_stored);
+	row(t, "%8.1f %8.1f", m.rc_none, "12. empty local cache, no shared cache: %s", f0);
+	row(t, "%8.1f %8.1f", m.rc_down, "12. empty local cache, shared cache unreachable: %s", f0);
 	fprintf(t, "\nratios (goal beside each)\n");
 	ratio(t, "one jobserver / one make per flavour (wall)", m.jobs.wall, m.seq_total.wall,
 	      "<= 1");
@@ -113,6 +120,10 @@ void table(void)
 	ratio(t, "CPU per object, all compiled here (step 7)",
 	      m.farm.wall < 0 || m.raw.wall < 0 ? -1 : m.raw.cpu - m.serial.cpu,
 	      (double)m.farm_compiled, "(model)");
+	ratio(t, "shared cache warm / its cold build (wall)", m.rc_warm.wall, m.rc_cold.wall,
+	      "<= 0.35");
+	ratio(t, "shared cache unreachable / none (wall)", m.rc_down.wall, m.rc_none.wall, "<= 1.05");
+	ratio(t, "shared cache unreachable / none (CPU)", m.rc_down.cpu, m.rc_none.cpu, "(~1)");
 	ratio(t, "raw Kbuild no-op / make build no-op (wall)", m.raw_noop.wall, m.noop_build.wall,
 	      "(> 1: ours is faster)");
 	/* issue 45: both under make c2c's tcg= (multi by default) */

@@ -79,8 +79,8 @@ Checks:
   make cache-check ccache_remote=...   the shared cache answers, takes the
                         password, stores an object and returns it (with ccache)
   make bench            speed ratios in one run: builds, boots, no-ops, ccache,
-                        a fragment toggle, distro=FLAVOUR, a distcc farm, c2c
-                        (steps="11": only some; docs/benchmarks.md)
+                        a fragment toggle, distro=FLAVOUR, a distcc farm, c2c,
+                        the shared cache (steps="12": only some; docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
   make check-deps       the same, with what the tests need too
   make clean            remove out/<kver>/
