@@ -64,7 +64,7 @@ check "... its log kept beside the flavour's directory" \
 	grep -q 'this postinst fails on purpose' "$o/6.1/tiny-systemd/system-install.log"
 
 # The image made twice from the same inputs.
-a=$o/6.1/debian-cloud/system b=$kf_tmp/again
+a=$o/6.1/debian-cloud/system
 rm -rf "$a"
 check "make system flavour=debian-cloud" make system flavour=debian-cloud deb="$deb" out="$o"
 cp -p "$a/image.json" "$kf_tmp/first.json"
