@@ -742,6 +742,71 @@ static void test_deb_record(void **state)
 	kf_deb_rec_free(&d);
 }
 
+/* ---- the Debian system: rootfs/<key>.json, <flavour>/system/image.json ---- */
+
+/* Real records (tests/data/system/): every field; then one with nothing
+ * but its header, whose fields stay missing. */
+static void test_system_records(void **state)
+{
+	struct kf_rootfs_rec r;
+	struct kf_image_rec m;
+	char *path;
+
+	(void)state;
+	assert_int_equal(kf_rootfs_rec_read(&r, "tests/data/system/rootfs-bookworm.json", KF_MUST, ""), 0);
+	assert_null(r.h.flavour);
+	assert_null(r.h.kver);
+	assert_string_equal(r.key, "40eba6ac8958a393");
+	assert_string_equal(r.sha256, "100294a01f1686608196ff09288b762cad870fee1e85ebd37f3e57bbd2a7a846");
+	assert_string_equal(r.suite, "bookworm");
+	assert_string_equal(r.variant, "minbase");
+	assert_string_equal(r.mmdebstrap, "mmdebstrap 1.3.5");
+	assert_int_equal(r.source_date_epoch, 1747699200);
+	assert_true(r.bytes > 200000000);
+	assert_int_equal(r.ninclude, 6);
+	assert_string_equal(r.include[0], "systemd-sysv");
+	assert_string_equal(r.include[5], "zstd");
+	assert_int_equal(r.nsources, 3);
+	assert_string_equal(r.sources[0], "deb http://deb.debian.org/debian bookworm main");
+	assert_true(r.seconds > 100);
+	kf_rootfs_rec_free(&r);
+
+	assert_int_equal(kf_image_rec_read(&m, "tests/data/system/image-tiny-systemd.json", KF_MUST, ""), 0);
+	assert_string_equal(m.h.flavour, "tiny-systemd");
+	assert_string_equal(m.h.release, "6.1.192-kf-tiny-systemd");
+	assert_string_equal(m.rootfs_sha256, "100294a01f1686608196ff09288b762cad870fee1e85ebd37f3e57bbd2a7a846");
+	assert_string_equal(m.package_name, "linux-image-6.1.192-kf-tiny-systemd");
+	assert_string_equal(m.package_version, "6.1.192-kf-tiny-systemd-1");
+	assert_int_equal(m.kernel.bytes, 2073600);
+	assert_string_equal(m.kernel.file, "vmlinuz");
+	assert_int_equal(m.initrd.bytes, 5234993);
+	assert_int_equal(m.initrd_modules, 1);
+	assert_string_equal(m.root_driver, "virtio_blk");
+	assert_string_equal(m.root_driver_in, "initrd");
+	assert_string_equal(m.image.file, "image.raw");
+	assert_int_equal(m.image.bytes, 603979776);
+	assert_string_equal(m.uuid, "e95d2b2b-d52d-838b-f985-945dacef37e2");
+	assert_int_equal(m.nextra_files, 2);
+	assert_string_equal(m.extra_units[0], "kflavour-sysfacts.service");
+	assert_true(fabs(m.seconds - 16.5) < 0.01);
+	kf_image_rec_free(&m);
+
+	path = put("system/image.json", "{\"record\": \"image\", \"format\": 1, \"initrd\": {\"modules\": \"x\"}}\n");
+	assert_int_equal(kf_image_rec_read(&m, path, KF_MUST, ""), 0);
+	assert_null(m.package_name);
+	assert_null(m.root_driver_in);
+	assert_int_equal(m.initrd_modules, -1);
+	assert_int_equal(m.image.bytes, -1);
+	assert_true(isnan(m.seconds));
+	kf_image_rec_free(&m);
+	/* an image record is no root filesystem record */
+	assert_int_equal(kf_rootfs_rec_read(&r, path, KF_QUIET, "fix"), -1);
+	assert_int_equal(r.bytes, -1);
+	kf_rootfs_rec_free(&r);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -756,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_current_rule),
 		cmocka_unit_test(test_current_and_stale),
 		cmocka_unit_test(test_deb_record),
+		cmocka_unit_test(test_system_records),
 	};
 	char *rm[] = { "rm", "-rf", dir, NULL };
 	int failed;
