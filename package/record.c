@@ -4,7 +4,7 @@
  * record, deb.json (package/deb.schema.json, docs/system-boot.md "Packages").
  *
  *   package-record --flavour F --kver K --changes FILE --to DIR --dir FINAL
- *                  --source-date-epoch N [--quiet]
+ *                  --source-date-epoch N [--log FILE] [--quiet]
  *
  * The tree's bindeb-pkg writes its packages beside the Kbuild O= directory
  * (dpkg-buildpackage's ".."), with the .changes that lists them. This tool
@@ -15,7 +15,9 @@
  * dpkg-deb: its control fields (Package, Version, Architecture,
  * Installed-Size) and, for the kernel image package, its contents: the
  * modules under /lib/modules/<release>/ and /boot/vmlinuz-<release>. The
- * record names FINAL's paths. Then one line on stdout:
+ * record names FINAL's paths, and the wall and CPU seconds bindeb-pkg took,
+ * from the trailer build-progress wrote to its log (--log, deb.log; null
+ * without one). Then one line on stdout:
  *   "  DEB     F: linux-image-R (N modules, S KiB) + 2 more in FINAL".
  * Any problem is one line naming the file and the fix, exit 2; nothing is
  * written to DIR's record then (make removes DIR).
@@ -27,6 +29,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +52,7 @@ static const char *field(const char *line, const char *key)
 {
 	size_t n = strlen(key);
 
-	if (strncmp(line, key, n) || line[n] != ':')
+	if (strncmp(line, key, n) != 0 || line[n] != ':')
 		return NULL;
 	line += n + 1;
 	while (*line == ' ' || *line == '\t')
@@ -222,10 +225,11 @@ static void read_control(struct deb *d)
 	char *argv[] = { "dpkg-deb", "--field", d->path, "Package", "Version", "Architecture",
 			 "Installed-Size", NULL };
 	char *text = output_of(argv, d->path), *line, *next;
-	const char *v;
 
 	d->installed_kib = -1;
 	for (line = text; line; line = next) {
+		const char *v;
+
 		next = kf_cut_line(line);
 		if ((v = field(line, "Package")))
 			d->name = kf_xstrdup(v);
@@ -252,6 +256,30 @@ static void move(const char *from_dir, const char *to_dir, const char *name)
 		kf_die(2, "cannot move %s to %s: %s; run make deb again", from, to_dir, strerror(errno));
 	free(from);
 	free(to);
+}
+
+/* The seconds of build-progress's trailer in log ("kflavour: wall_seconds=W
+ * cpu_seconds=C exit=S"), the last one; NAN when there is none. */
+static void log_seconds(const char *log, double *wall, double *cpu)
+{
+	char *text = log ? kf_read_file(log, NULL) : NULL, *line, *next;
+
+	*wall = *cpu = NAN;
+	for (line = text; line; line = next) {
+		double w, c;
+
+		next = kf_cut_line(line);
+		if (sscanf(line, "kflavour: wall_seconds=%lf cpu_seconds=%lf", &w, &c) == 2) {
+			*wall = w;
+			*cpu = c;
+		}
+	}
+	free(text);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
 }
 
 static json_t *str_or_null(const char *s)
@@ -281,7 +309,7 @@ static json_t *deb_json(const struct deb *d)
 static void usage(void)
 {
 	fprintf(stderr, "usage: %s --flavour F --kver K --changes FILE --to DIR --dir FINAL "
-		"--source-date-epoch N [--quiet]\n", kf_prog);
+		"--source-date-epoch N [--log FILE] [--quiet]\n", kf_prog);
 	exit(2);
 }
 
@@ -294,16 +322,18 @@ int main(int argc, char **argv)
 		{ "to", required_argument, NULL, 't' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "source-date-epoch", required_argument, NULL, 's' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *flavour = NULL, *kver = NULL, *changes_path = NULL, *to = NULL, *final = NULL;
-	const char *sde_arg = NULL, *image = NULL, *release = NULL;
+	const char *sde_arg = NULL, *image = NULL, *release = NULL, *log = NULL;
 	char *changes_dir, *changes_name, *slash, *json_path, *end;
 	struct changes ch;
 	struct deb *debs = NULL;
 	size_t ndebs = 0;
 	long long sde, total = 0;
+	double wall, cpu;
 	json_t *rec, *pkgs;
 	int c, quiet = 0;
 
@@ -316,6 +346,7 @@ int main(int argc, char **argv)
 		case 't': to = optarg; break;
 		case 'd': final = optarg; break;
 		case 's': sde_arg = optarg; break;
+		case 'l': log = optarg; break;
 		case 'q': quiet = 1; break;
 		default: usage();
 		}
@@ -346,7 +377,7 @@ int main(int argc, char **argv)
 		move(changes_dir, to, f->file);
 		at = kf_xasprintf("%s/%s", to, f->file);
 		bytes = kf_sha256_file(at, hex);
-		if (bytes < 0 || bytes != f->bytes || strcmp(hex, f->sha256))
+		if (bytes < 0 || bytes != f->bytes || strcmp(hex, f->sha256) != 0)
 			kf_die(2, "%s: size or SHA-256 is not what %s lists; run make deb again", at, changes_path);
 		if (n > 4 && !strcmp(f->file + n - 4, ".deb")) {
 			struct deb *d;
@@ -392,6 +423,9 @@ int main(int argc, char **argv)
 	json_object_set_new(rec, "source_date_epoch", json_integer(sde));
 	json_object_set_new(rec, "packages", pkgs);
 	json_object_set_new(rec, "image", json_string(image));
+	log_seconds(log, &wall, &cpu);
+	json_object_set_new(rec, "wall_seconds", num_or_null(wall));
+	json_object_set_new(rec, "cpu_seconds", num_or_null(cpu));
 	json_path = kf_xasprintf("%s/deb.json", to);
 	if (kf_record_write(rec, json_path))
 		kf_die(2, "%s: cannot write it: %s", json_path, strerror(errno));

@@ -6,7 +6,7 @@
 # and is 85-lint.sh's), then the unit tests and the harness's program.
 lint_src61=$KF_OUT/6.1/src
 lint_host=()
-for f in lib/*.c config/*.c build/*.c boot/*.c report/*.c bench/*.c upgrade/*.c bisect/*.c c2c/*.c system/*.c; do
+for f in lib/*.c config/*.c build/*.c package/*.c boot/*.c report/*.c bench/*.c upgrade/*.c bisect/*.c c2c/*.c system/*.c; do
 	[ "$f" = c2c/plugin.c ] || lint_host+=("$f")
 done
 lint_files=("${lint_host[@]}" tests/unit/*.c tests/data/harness/*.c)
