@@ -1,5 +1,7 @@
 # bisect: which config differences between two flavours change their boot.
-#   make bisect good=F bad=G cpu=C [on=verdict|kunit:SUITE.CASE|fact:KEY]
+#   make bisect good=F bad=G bisect_cpu=C [on=verdict|kunit:SUITE.CASE|fact:KEY]
+#   (bisect_cpu=: the one CPU model both boot on; cpu= is the boot targets'
+#   list of models, refused here by name)
 # -> $(kdir)/bisect/<good>-<bad>-<cpu>.json (every step and the answer);
 #    steps build in one O= directory, $(kdir)/bisect-<good>-<bad>-<cpu>
 #    (docs/bisect.md). bisect (C) decides; make supplies the commands.
@@ -9,8 +11,19 @@ $(eval $(call tool,bisect,bisect/bisect.c bisect/search.c bisect/split.c \
 $(tools)/bisect: bisect/search.h bisect/split.h lib/logdiff.h boot/console.h
 
 ifneq ($(filter bisect,$(MAKECMDGOALS)),)
-ifeq ($(and $(good),$(bad),$(cpu)),)
-$(error usage: make bisect good=FLAVOUR bad=FLAVOUR cpu=MODEL [on=verdict|kunit:SUITE.CASE|fact:KEY]; flavours: $(all_flavours))
+ifneq ($(cpu),)
+$(error make bisect: cpu= is the CPU models the boot targets boot on; bisect's one model is bisect_cpu=MODEL)
+endif
+ifeq ($(and $(good),$(bad),$(bisect_cpu)),)
+$(error usage: make bisect good=FLAVOUR bad=FLAVOUR bisect_cpu=MODEL [on=verdict|kunit:SUITE.CASE|fact:KEY]; flavours: $(all_flavours))
+endif
+ifneq ($(words $(bisect_cpu)),1)
+$(error make bisect boots on one CPU model: give one bisect_cpu= (now '$(bisect_cpu)'))
+endif
+ifneq ($(cpu_names),)
+ifneq ($(filter-out $(cpu_names),$(bisect_cpu)),)
+$(error unknown bisect_cpu '$(bisect_cpu)'; valid: $(cpu_names) (boot/cpu-models))
+endif
 endif
 # Checked once flavours.mk has been read (make restarts after making it).
 ifneq ($(all_flavours),)
@@ -25,7 +38,7 @@ endif
 
 # The two flavours' builds, none of the group's (build/build.mk).
 builds_for_bisect = $(good) $(bad)
-bisect_name := $(good)-$(bad)-$(cpu)
+bisect_name := $(good)-$(bad)-$(bisect_cpu)
 bisect_json := $(kdir)/bisect/$(bisect_name).json
 # One level below $(kdir), like every flavour's O=: ccache's base directory
 # then makes the same relative paths, and the steps hit the flavours' cache.
@@ -39,7 +52,7 @@ bisect: export KF_BISECT_OLDDEFCONFIG = $(call kbuild_env,bisect-$(bisect_name))
 bisect: export KF_BISECT_BUILD = $(call kbuild_env,bisect-$(bisect_name)) \
 	$(MAKE) -C $(src) O=$(bisect_work) bzImage
 bisect: export KF_BISECT_BOOT = $(tools)/boot-runner --kernel $(bisect_work)/arch/x86/boot/bzImage \
-	--initrd $(initramfs) --recipe flavours/$(bad).flavour --cpu $(cpu) --models $(boot_models) \
+	--initrd $(initramfs) --recipe flavours/$(bad).flavour --cpu $(bisect_cpu) --models $(boot_models) \
 	--kver $(kver) --timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
 	--quiet --out "$$1"
 bisect: MAKEOVERRIDES :=
@@ -49,13 +62,13 @@ bisect: MAKEOVERRIDES :=
 # (bisect/seed.sh), so Kbuild's own dependency tracking makes every step an
 # incremental build.
 .PHONY: bisect
-bisect: $$(kdir)/$$(good)/boot/$$(cpu).json $$(kdir)/$$(bad)/boot/$$(cpu).json \
+bisect: $$(kdir)/$$(good)/boot/$$(bisect_cpu).json $$(kdir)/$$(bad)/boot/$$(bisect_cpu).json \
 		$(tools)/bisect $(ktools)/config-prompts $(tools)/boot-runner $(initramfs) bisect/seed.sh
 	@mkdir -p $(kdir)/bisect
 	@[ -f $(bisect_work)/.config ] || bisect/seed.sh $(kdir)/$(good) $(bisect_work)
 	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
 	@# the Kbuild that bisect starts.
-	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/bisect --good $(good) --bad $(bad) --cpu $(cpu) --kver $(kver) \
+	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/bisect --good $(good) --bad $(bad) --cpu $(bisect_cpu) --kver $(kver) \
 		--good-dir $(kdir)/$(good) --bad-dir $(kdir)/$(bad) \
 		--good-recipe flavours/$(good).flavour --bad-recipe flavours/$(bad).flavour \
 		--fragments '$($(bad)_fragment_files)' --on '$(on)' \

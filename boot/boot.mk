@@ -29,7 +29,7 @@ boot_timeout ?= 180
 hang_timeout ?= 30
 
 $(eval $(call tool,boot-runner,boot/runner.c boot/qemu.c boot/sysboot.c boot/logparse.c lib/sha256.c $(records_src) lib/proc.c,-ljansson -lcrypto -lm))
-$(eval $(call tool,boot-results,boot/results.c $(records_src),-ljansson))
+$(eval $(call tool,boot-summary,boot/summary.c $(records_src),-ljansson))
 $(tools)/boot-runner: boot/qemu.h boot/sysboot.h boot/logparse.h boot/console.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
@@ -102,7 +102,8 @@ want_records   = $(if $(filter boot,$(MAKECMDGOALS)),$(boot_records),$(matrix_re
 # results.ktap and junit.xml: targets of their own, rewritten when a boot
 # record this make wants was (re)made, or when any record under $(kdir) is
 # newer than they are (booted by an earlier make with other flavour=/cpu=).
-# They cover every record found. Only the wanted records are prerequisites:
+# They cover every record found (report-results, the report's renderers of
+# them: report/ktap.c, report/junit.c). Only the wanted records are prerequisites:
 # a record of a flavour not selected is read, never remade.
 results_ktap := $(kdir)/results.ktap
 junit_xml    := $(kdir)/junit.xml
@@ -110,21 +111,21 @@ records_newer = $(if $(wildcard $(1)),$(shell find $(kdir) -mindepth 3 -maxdepth
 	-path '*/boot/*.json' -newer $(1) -print -quit 2>/dev/null))
 .PHONY: kf-records-force
 $(results_ktap): $$(want_records) $(if $(call records_newer,$(results_ktap)),kf-records-force) \
-		| $(tools)/boot-results
-	@shopt -s nullglob; $(tools)/boot-results --ktap $@ $(kdir)/*/boot/*.json
+		| $(tools)/report-results
+	@$(tools)/report-results --kdir $(kdir) --ktap $@
 	@echo "  KTAP    $@"
 $(junit_xml): $$(want_records) $(if $(call records_newer,$(junit_xml)),kf-records-force) \
-		| $(tools)/boot-results
-	@shopt -s nullglob; $(tools)/boot-results --junit $@ $(kdir)/*/boot/*.json
+		| $(tools)/report-results
+	@$(tools)/report-results --kdir $(kdir) --junit $@
 	@echo "  JUNIT   $@"
 
 # The summary and exit status: only the boots this make asked for.
-boot_check = $(tools)/boot-results $(addprefix --check ,$(1))
+boot_check = $(tools)/boot-summary $(1)
 
 .PHONY: boot matrix results
-boot: $$(boot_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
+boot: $$(boot_records) $(results_ktap) $(junit_xml) $(tools)/boot-summary
 	@$(call boot_check,$(boot_records))
-matrix: $$(matrix_records) $(results_ktap) $(junit_xml) $(tools)/boot-results
+matrix: $$(matrix_records) $(results_ktap) $(junit_xml) $(tools)/boot-summary
 	@$(call boot_check,$(matrix_records))
 results: $(results_ktap) $(junit_xml)
 

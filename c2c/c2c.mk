@@ -11,8 +11,10 @@ include c2c/qemu-src.mk
 # recipe says: RAM below 4 GiB (the plugin reads physical addresses, which
 # QEMU 7.2 gives as RAM-block offsets above 4 GiB), 2 CPUs. The CPU model
 # sets the line size the kernel sees: nocona (128-byte cache_alignment) by
-# default, as the comparison of generic against mpsc needs.
-c2c_cpu    := $(or $(cpu),nocona)
+# default, as the comparison of generic against mpsc needs. c2c_cpu= names
+# it: cpu= is the CPU models a boot target boots on (boot/boot.mk), one
+# meaning everywhere, so make c2c refuses it by name.
+c2c_cpu    ?= nocona
 c2c_memory := 1G
 c2c_smp    := 2
 runs       ?= 5
@@ -23,8 +25,18 @@ workload   ?= pipe
 tcg        ?= multi
 c2c_workloads := pipe futex fault calib-8 calib-64 calib-128 calib-same
 ifneq ($(filter c2c all report report-only,$(goals)),)
+ifneq ($(filter c2c,$(MAKECMDGOALS)),)
+ifneq ($(cpu),)
+$(error make c2c: cpu= is the CPU models the boot targets boot on; the one machine c2c runs on is c2c_cpu=NAME (default nocona))
+endif
+endif
 ifneq ($(words $(c2c_cpu)),1)
-$(error make c2c runs on one machine: give one cpu= (now '$(cpu)'))
+$(error make c2c runs on one machine: give one c2c_cpu= (now '$(c2c_cpu)'))
+endif
+ifneq ($(cpu_names),)
+ifneq ($(filter-out $(cpu_names),$(c2c_cpu)),)
+$(error unknown c2c_cpu '$(c2c_cpu)'; valid: $(cpu_names) (boot/cpu-models))
+endif
 endif
 ifeq ($(filter $(workload),$(c2c_workloads)),)
 $(error unknown workload '$(workload)'; valid: $(c2c_workloads) (docs/c2c.md))

@@ -1,7 +1,7 @@
 # edit: change flavours the way distro teams do (docs/flavours.md).
 #   make menuconfig|nconfig|oldconfig flavour=F   the tree's configurator on F's config
 #   make savefragment flavour=F [to=FRAGMENT]     those edits into fragments/flavour-F.config
-#   make newflavour name=N cpu=SYMBOL model=M     scaffold flavours/N.flavour + fragments/cpu-N.config
+#   make newflavour name=N choice=SYMBOL model=M  scaffold flavours/N.flavour + fragments/cpu-N.config
 # and the policy (fragments/policy) that config/merge.sh checks on every run.
 # Included by config/config.mk, after the recipes (flavours.mk) are read.
 
@@ -56,13 +56,15 @@ savefragment: $(tools)/config-savefragment $(tools)/config-policy $(ktools)/conf
 		'$($(edit_flavour)_fragments)' '$($(edit_flavour)_fragment_files)' \
 		'$(edit_affected)' '$(ktools)/config-savedefconfig'
 
-# cpu= is newflavour's Kconfig symbol, not a boot/cpu-models name, which
-# boot/boot.mk checks cpu= against: take it here and hide it from the rest.
+# choice= is newflavour's Kconfig symbol (the "Processor family" choice);
+# cpu= is the boot targets' CPU models everywhere, refused here by name.
 ifneq ($(filter newflavour,$(MAKECMDGOALS)),)
-newflavour_cpu := $(cpu)
-override cpu :=
+ifneq ($(cpu),)
+$(error make newflavour: cpu= is the CPU models the boot targets boot on; the processor-family symbol is choice=SYMBOL (e.g. choice=$(cpu)), the new flavour's CPU model model=NAME)
+endif
+newflavour_cpu := $(choice)
 ifeq ($(and $(name),$(newflavour_cpu),$(model)),)
-$(error make newflavour needs name=, cpu= and model=, e.g. 'make newflavour name=core2 cpu=MCORE2 model=core2' (cpu: a processor-family symbol of arch/x86/Kconfig.cpu; model: a name in boot/cpu-models))
+$(error make newflavour needs name=, choice= and model=, e.g. 'make newflavour name=core2 choice=MCORE2 model=core2' (choice: a processor-family symbol of arch/x86/Kconfig.cpu; model: a name in boot/cpu-models))
 endif
 endif
 

@@ -23,7 +23,7 @@ printf 'CONFIG_64BIT=y\nCONFIG_%s=y\n' "$cpu" > "$tmp/want"
 make -s -C "$src" O="$kodir" KCONFIG_CONFIG="$tmp/config" KCONFIG_ALLCONFIG="$tmp/want" \
 	allnoconfig > "$tmp/log" 2>&1 || { cat "$tmp/log" >&2; die "the tree's kconfig failed (above)"; }
 "$newflavour" -- "$name" "$cpu" "$model" "$kcpu" "$tmp/config"
-$make defconfigs flavour="$name" name= cpu= model= || {
+$make defconfigs flavour="$name" name= choice= model= || {
 	echo "kflavour: newflavour $name: the new flavour does not pass the config stage (above); fix fragments/cpu-$name.config or flavours/$name.flavour, then 'make defconfigs flavour=$name'" >&2
 	exit 1
 }

@@ -34,7 +34,7 @@ Pipeline (each target runs the stages before it):
   make c2c              cache-line contention in perf c2c's terms (load HITMs, stores,
                         HITMs at 128 bytes only and at 64 only) and instructions of a
                         workload, measured by a TCG plugin; runs=N (5) on one machine
-                        (cpu=, default nocona), tcg=multi|single (multi: both vCPUs at
+                        (c2c_cpu=, default nocona), tcg=multi|single (multi: both vCPUs at
                         once), workload=pipe|futex|fault|calib-8|calib-64|calib-128|calib-same,
                         crosscheck=1 loads QEMU's insn plugin per vCPU too (slow; docs/c2c.md)
   make c2c-plugins      the TCG plugins, built against Debian's qemu source package
@@ -52,14 +52,14 @@ Configs:
   make defconfigs       write defconfigs/<kver>/<flavour>_defconfig (commit them)
   make check-defconfigs fail if a committed defconfig is out of date
   make diffconfig a=generic b=mpsc   config difference of two flavours (by menu when large)
-  make logdiff a=generic b=mpsc cpu=nocona   normalised boot-log difference
+  make logdiff a=generic b=mpsc logdiff_cpu=nocona   normalised boot-log difference
   make menuconfig flavour=mpsc       edit a flavour's config (also nconfig, oldconfig)
   make savefragment flavour=mpsc     put those edits into the flavour's fragment
-  make newflavour name=core2 cpu=MCORE2 model=core2   scaffold a new flavour
+  make newflavour name=core2 choice=MCORE2 model=core2   scaffold a new flavour
   make upgrade from=6.1 to=6.12   what moving each flavour to the new tree does:
                         new prompts, gone, changed, stop applying, boot (docs/upgrade.md)
   make upgrade old=FILE name=NAME  the same for any config (plain or .xz)
-  make bisect good=generic bad=mine cpu=qemu64   the config change that breaks a boot
+  make bisect good=generic bad=mine bisect_cpu=qemu64   the config change that breaks a boot
 
 Checks:
   make check            all tests (unit, end to end); ends with each script's seconds,
@@ -92,7 +92,13 @@ Variables:
   modules=1             build modules too, not only bzImage (distro configs)
   kver=6.1|6.12         kernel tree (default 6.1; now: $(kver))
   out=DIR               output directory (default ./out; now: $(out))
-  cpu=NAME              CPU model for matrix/logdiff (boot/cpu-models)
+  cpu=NAME...           the CPU models the boot targets boot on (matrix, and what
+                        make, report and results want; boot/cpu-models): one
+                        meaning everywhere, refused where it meant another
+  c2c_cpu=NAME          the one machine make c2c (and make, report) runs on (nocona)
+  bisect_cpu=NAME       the one CPU model make bisect boots on
+  logdiff_cpu=NAME...   the CPU models make logdiff compares on
+  choice=SYMBOL         newflavour's processor-family choice (MCORE2)
   good= bad= on=...     bisect: flavours, and verdict|kunit:SUITE.CASE|fact:KEY
   jobs=N                make jobs (default nproc: $(jobs))
   overlap=1             build the flavours at once, not one after another

@@ -9,6 +9,9 @@
  *   json.c        report.json (jansson)
  *   html.c        report.html (inline CSS, no script)
  *   kcidb.c       kcidb.json, and the report-kcidb command line
+ *   ktap.c        results.ktap (and the boots both CI files list)
+ *   junit.c       junit.xml; report/results.c is their command line,
+ *                 report-results
  *
  * A flavour row is data: its label, where its value comes from and the one
  * text it shows when the value is missing (rows.c). The table and the HTML
@@ -135,6 +138,25 @@ json_t *jint_or_null(long long v);
 json_t *jnum_or_null(double v);
 json_t *jstr_array(char *const *v, size_t n);
 int html_write(const struct report *r, const char *path);
+
+/* ktap.c, junit.c: a boot as results.ktap and junit.xml show it, from its
+ * record (the model's flavours' boot_recs, current and stale). */
+struct result {
+	const struct kf_boot_rec *b;
+	const char *path, *flavour, *kver, *cpu, *verdict, *expected;
+	double wall;		/* 0 when unknown */
+	int as_expected;
+};
+/* What names a left-out boot of an earlier bzImage (then its path). */
+#define RESULTS_GONE "left out, a boot of an earlier %s bzImage than build.json's: "
+/* The current boots and the left-out ones of every flavour of r, each by
+ * record path (as a glob of <kdir>/<flavour>/boot/<cpu>.json lists them);
+ * free both arrays. */
+void results_list(const struct report *r, struct result **cur, size_t *ncur,
+		  struct result **gone, size_t *ngone);
+/* Both return 0, or -1 with errno set; written atomically. */
+int ktap_write(const struct report *r, const char *path);
+int junit_write(const struct report *r, const char *path);
 
 /* svg.c: a horizontal bar chart. A value < 0 is missing: its text, or the
  * chart's "missing" text when NULL, stands where its bar would be. */

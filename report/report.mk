@@ -4,8 +4,9 @@
 #   make report-only                the same from what is there, running no stage
 #   make report-png                 and $(kdir)/report.png (headless Chromium)
 #   make diffconfig a=F b=F         flavour F to F (config/kdiff.c: in full, or by menu)
-#   make logdiff a=F b=G [cpu=C..]  consoles of F and G on each C (default: F's cpu)
-#   make logdiff a=F cpu="C D.."    F's console on C against D, ...
+#   make logdiff a=F b=G [logdiff_cpu=C..]  consoles of F and G on each C (default: F's cpu)
+#   make logdiff a=F logdiff_cpu="C D.."    F's console on C against D, ...
+#   (cpu= is the boot targets' models, one meaning everywhere: refused here)
 
 # The model (report/report.h), its renderers (report/render.h) and the page
 # frame (report/page.h: report.css built in, upgrade-report's too): report,
@@ -13,7 +14,8 @@
 report_page := report/page.c
 report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
 	lib/logdiff.c report/rows.c report/table.c report/json.c \
-	report/html.c report/svg.c report/c2c.c $(report_page) $(records_src)
+	report/html.c report/svg.c report/c2c.c report/ktap.c report/junit.c \
+	$(report_page) $(records_src)
 $(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: report/page.h report/report.css
 $(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
 $(tools)/report: report/report.h report/render.h lib/logdiff.h boot/console.h
@@ -38,6 +40,9 @@ report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours --c
 # must exist. Nothing outside the checkout is needed.
 $(eval $(call tool,report-kcidb,report/kcidb.c $(report_lib_src),-ljansson -lm))
 $(tools)/report-kcidb: report/report.h report/render.h
+# results.ktap and junit.xml (boot/boot.mk's rules): the same model rendered.
+$(eval $(call tool,report-results,report/results.c $(report_lib_src),-ljansson -lm))
+$(tools)/report-results: report/report.h report/render.h
 kcidb_json := $(kdir)/kcidb.json
 kcidb_schema ?= $(top)/../shared/kcidb/kcidb.v5.3.schema.json
 kcidb_optional := $(filter file,$(origin kcidb_schema))
@@ -109,7 +114,7 @@ report-png: report | check-deps
 ifneq ($(all_flavours),)
 ifneq ($(filter diffconfig logdiff,$(MAKECMDGOALS)),)
 ifeq ($(a),)
-$(error a= is missing; usage: make diffconfig a=FLAVOUR b=FLAVOUR, make logdiff a=FLAVOUR b=FLAVOUR [cpu=MODEL...] or a=FLAVOUR cpu="MODEL MODEL..."; flavours: $(all_flavours))
+$(error a= is missing; usage: make diffconfig a=FLAVOUR b=FLAVOUR, make logdiff a=FLAVOUR b=FLAVOUR [logdiff_cpu=MODEL...] or a=FLAVOUR logdiff_cpu="MODEL MODEL..."; flavours: $(all_flavours))
 endif
 ifneq ($(words $(a) $(b)),$(words $(filter $(all_flavours),$(a) $(b))))
 $(error unknown flavour '$(filter-out $(all_flavours),$(a) $(b))' in a=/b=; valid: $(all_flavours) (flavours/*.flavour))
@@ -121,8 +126,16 @@ $(error diffconfig compares two flavours: make diffconfig a=FLAVOUR b=FLAVOUR; f
 endif
 endif
 ifneq ($(filter logdiff,$(MAKECMDGOALS)),)
-ifeq ($(b)$(word 2,$(cpu)),)
-$(error logdiff needs b=FLAVOUR, or two CPU models: make logdiff a=$(a) b=FLAVOUR [cpu=MODEL], make logdiff a=$(a) cpu="MODEL MODEL")
+ifneq ($(cpu),)
+$(error make logdiff: cpu= is the CPU models the boot targets boot on; the models logdiff compares on are logdiff_cpu="MODEL...")
+endif
+ifeq ($(b)$(word 2,$(logdiff_cpu)),)
+$(error logdiff needs b=FLAVOUR, or two CPU models: make logdiff a=$(a) b=FLAVOUR [logdiff_cpu=MODEL], make logdiff a=$(a) logdiff_cpu="MODEL MODEL")
+endif
+ifneq ($(cpu_names),)
+ifneq ($(filter-out $(cpu_names),$(logdiff_cpu)),)
+$(error unknown logdiff_cpu '$(filter-out $(cpu_names),$(logdiff_cpu))'; valid: $(cpu_names) (boot/cpu-models))
+endif
 endif
 endif
 endif
@@ -138,7 +151,7 @@ diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/c
 
 # Two flavours on each CPU model, or one flavour across CPU models; each
 # boot record is made (boot, build, config) when it is missing.
-report_ld_cpus = $(if $(b),$(or $(cpu),$($(a)_cpu)),$(cpu))
+report_ld_cpus = $(if $(b),$(or $(logdiff_cpu),$($(a)_cpu)),$(logdiff_cpu))
 report_ld_records = $(foreach c,$(report_ld_cpus),$(foreach f,$(a) $(b),$(kdir)/$(f)/boot/$(c).json))
 logdiff: $(tools)/report $$(report_ld_records)
 ifneq ($(b),)
@@ -147,7 +160,7 @@ ifneq ($(b),)
 			$(kdir)/$(a)/boot/$$c.log $(kdir)/$(b)/boot/$$c.log; \
 	done
 else
-	@set -- $(cpu); first=$$1; shift; for c; do \
+	@set -- $(logdiff_cpu); first=$$1; shift; for c; do \
 		$(tools)/report --logdiff --label-a $(a)/boot/$$first.log --label-b $(a)/boot/$$c.log \
 			$(kdir)/$(a)/boot/$$first.log $(kdir)/$(a)/boot/$$c.log; \
 	done

@@ -44,26 +44,26 @@ check_fails "menuconfig with two flavours is an error" 2 \
 check_fails "nconfig with an empty flavour= is an error" 2 'make nconfig edits one flavour' mk nconfig flavour=
 check_fails "savefragment without flavour= is an error" 2 'make savefragment edits one flavour' mk savefragment
 check_fails "newflavour without cpu= and model= names all three" 2 \
-	'make newflavour needs name=, cpu= and model=' mk newflavour name=c3
+	'make newflavour needs name=, choice= and model=' mk newflavour name=c3
 check_fails "newflavour: an upper-case name is refused" 2 \
-	"name 'Core2' is not a flavour name: use lowercase" mk newflavour name=Core2 cpu=MCORE2 model=core2
+	"name 'Core2' is not a flavour name: use lowercase" mk newflavour name=Core2 choice=MCORE2 model=core2
 check_fails "newflavour: a name with a slash is refused" 2 \
-	"name 'a/b' is not a flavour name" mk newflavour name=a/b cpu=MCORE2 model=core2
+	"name 'a/b' is not a flavour name" mk newflavour name=a/b choice=MCORE2 model=core2
 check_fails "newflavour: an unknown cpu lists the x86-64 choices" 2 \
 	"cpu 'MFOO' is not a processor-family choice in .*Kconfig.cpu; x86-64 choices in this tree: .*MCORE2" \
-	mk newflavour name=c3 cpu=MFOO model=core2
+	mk newflavour name=c3 choice=MFOO model=core2
 check_fails "newflavour: a symbol that is no processor family is refused" 2 \
-	"cpu 'SMP' is not a processor-family choice" mk newflavour name=c3 cpu=SMP model=core2
+	"cpu 'SMP' is not a processor-family choice" mk newflavour name=c3 choice=SMP model=core2
 check_fails "newflavour: a 32-bit processor family is refused" 2 \
-	"cpu 'M686' \(Pentium-Pro\) is a 32-bit processor family" mk newflavour name=c3 cpu=M686 model=core2
+	"cpu 'M686' \(Pentium-Pro\) is a 32-bit processor family" mk newflavour name=c3 choice=M686 model=core2
 check_fails "newflavour: an unknown model lists boot/cpu-models" 2 \
 	"model 'pentium9' is not a CPU model in boot/cpu-models; use one of: .*core2" \
-	mk newflavour name=c3 cpu=MCORE2 model=pentium9
+	mk newflavour name=c3 choice=MCORE2 model=pentium9
 check_fails "newflavour: a model expected to refuse every kernel is refused" 2 \
 	"model 'i686' is expected to give 'refused' \(boot/cpu-models\).*use a model that passes: qemu64" \
-	mk newflavour name=c3 cpu=MCORE2 model=i686
+	mk newflavour name=c3 choice=MCORE2 model=i686
 check_fails "newflavour never overwrites a flavour" 2 \
-	'flavours/mpsc.flavour already exists; newflavour never overwrites' mk newflavour name=mpsc cpu=MPSC model=nocona
+	'flavours/mpsc.flavour already exists; newflavour never overwrites' mk newflavour name=mpsc choice=MPSC model=nocona
 check_eq "the refused commands created and changed no file" "$(snap)" "$s0"
 
 # (a) The round trip: merge, edit with the tree's scripts/config, save.
@@ -153,8 +153,8 @@ check_eq "no temporary config left" "$(ls "$m"/.config.kf-new* 2>/dev/null | wc 
 cp "$top/fragments/cpu-mpsc.config" "$co/fragments/cpu-mpsc.config"
 
 # (b) newflavour: scaffolded files pass the config stage (audit + policy).
-check "newflavour name=core2 cpu=MCORE2 model=core2" \
-	make -C "$co" newflavour name=core2 cpu=MCORE2 model=core2 out="$o"
+check "newflavour name=core2 choice=MCORE2 model=core2" \
+	make -C "$co" newflavour name=core2 choice=MCORE2 model=core2 out="$o"
 r=$co/flavours/core2.flavour
 gen=$(sed -n 's/^fragments *= *//p' "$co/flavours/generic.flavour")
 check_eq "recipe: generic's fragments with cpu-core2" "$(sed -n 's/^fragments *= *//p' "$r")" "${gen/cpu-generic/cpu-core2}"
@@ -168,6 +168,6 @@ check "make config flavour=core2 passes (audit + policy)" make -C "$co" config f
 check_eq "core2's .config has MCORE2" "$(val "$o/6.1/core2/.config" MCORE2)" "CONFIG_MCORE2=y"
 check_eq "core2 is in make list" "$(make -s -C "$co" list out="$o" | awk '$1 == "core2" {print $2}')" core2
 check_fails "newflavour refuses core2 a second time" 2 'flavours/core2.flavour already exists' \
-	make -C "$co" newflavour name=core2 cpu=MCORE2 model=core2 out="$o"
+	make -C "$co" newflavour name=core2 choice=MCORE2 model=core2 out="$o"
 
 done_testing

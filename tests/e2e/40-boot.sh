@@ -79,8 +79,8 @@ check_eq "kunit.py parse reads results.ktap with the records' counts" \
 # kernel without the probe: the init skips probe_readable). --parse gives
 # the parser's view, which a record's header makes a boot record.
 "$runner" --parse tests/data/logs/pass-mpsc-nocona-noprobe.log |
-	jq '{record: "boot", format: 1} + .' > "$kf_tmp/noprobe.json"
-check "boot-results on a record with a SKIP" "$KF_TOOLS/boot-results" --ktap "$kf_tmp/skip.ktap" "$kf_tmp/noprobe.json"
+	{ mkdir -p "$kf_tmp/k/noprobe/boot" && jq '{record: "boot", format: 1} + .' > "$kf_tmp/k/noprobe/boot/nocona.json"; }
+check "report-results on a record with a SKIP" "$KF_TOOLS/report-results" --kdir "$kf_tmp/k" --ktap "$kf_tmp/skip.ktap" noprobe
 check "results.ktap keeps '# SKIP no probe'" grep -q 'ok [0-9]* kflavour_init.probe_readable # SKIP no probe$' "$kf_tmp/skip.ktap"
 check "kunit.py counts it as skipped" grep -q 'skipped: 1' <(kunit "$kf_tmp/skip.ktap")
 rm -f "$k/junit.xml"

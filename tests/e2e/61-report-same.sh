@@ -13,7 +13,7 @@
 o=$KF_OUT
 data=tests/data/report
 now=$kf_tmp/now
-check "the report and boot-results tools build" make "$o/tools/report" "$o/tools/boot-results" out="$o"
+check "the report and report-results tools build" make "$o/tools/report" "$o/tools/report-results" out="$o"
 check "outputs of the fixture with these tools" "$data/outputs.sh" "$o/tools" "$now"
 strip() { sed -E '/^  "(record|format|flavour|kver|release|kernel)": /d' "$1"; }
 for f in table.txt report.html results.ktap junit.xml; do

@@ -27,7 +27,7 @@ outputs() {
 	"$o/tools/report" --cpu-models boot/cpu-models --recipes "$co/flavours" \
 		--json "$t/report.json" --html "$t/report.html" "$k" "$fl" > "$t/table.txt" &&
 	"$o/tools/report-kcidb" --kdir "$k" --kver 6.1 --out "$t/kcidb.json" "$fl" &&
-	"$o/tools/boot-results" --ktap "$t/results.ktap" --junit "$t/junit.xml" "$k/$fl"/boot/*.json
+	"$o/tools/report-results" --kdir "$k" --ktap "$t/results.ktap" --junit "$t/junit.xml" "$fl"
 }
 # what each output says of the flavour's boots, on one line
 seen() {
@@ -69,5 +69,5 @@ check_eq "stale: kcidb.json has the rebuild's build, named by its bzImage" \
 	"$(jq -r '.builds[0].id' "$t/kcidb.json")" "kflavour:$(jq -r .release "$k/$fl/build.json").$fl.${built:0:12}"
 check_fails "stale: make's boot summary counts it as not as expected" 1 \
 	"$fl on qemu64: booted an earlier bzImage than build.json's; make boots it again" \
-	"$o/tools/boot-results" --check "$rec"
+	"$o/tools/boot-summary" "$rec"
 done_testing

@@ -50,11 +50,11 @@ check "the bad flavour's O= starts as a copy of generic's" bisect/seed.sh "$k/ge
 
 # Refusals: same flavour twice; then (below) a value both boots share.
 check_fails "good= and bad= the same: refused" 2 'both generic' \
-	make bisect good=generic bad=generic cpu=qemu64 out="$o"
+	make bisect good=generic bad=generic bisect_cpu=qemu64 out="$o"
 
 # 1. Interrupted after its first step: SIGTERM to its process group (a
 # background job of a script ignores SIGINT, so not Ctrl-C's signal).
-setsid make -C "$co" out="$o" bisect good=generic bad=$bad cpu=qemu64 > "$kf_tmp/run1" 2>&1 &
+setsid make -C "$co" out="$o" bisect good=generic bad=$bad bisect_cpu=qemu64 > "$kf_tmp/run1" 2>&1 &
 pid=$!
 pg=$pid
 for _ in $(seq 1 1800); do
@@ -80,7 +80,7 @@ grep '  BISECT  ' "$kf_tmp/run1" | diag
 steps1=$(jqv '.steps | length')
 
 # 2. Run again: the steps done are replayed, not rebuilt; it ends.
-check "make bisect again: resumes and ends" mk bisect good=generic bad=$bad cpu=qemu64
+check "make bisect again: resumes and ends" mk bisect good=generic bad=$bad bisect_cpu=qemu64
 cp "$kf_tmp/last.out" "$kf_tmp/run2"
 grep '  BISECT  \|culprit\|follows\|  good \|  bad ' "$kf_tmp/run2" | head -n 20 | diag
 check_eq "resumed: the first run's steps were reused" \
@@ -101,7 +101,7 @@ check "the console lines that differ: the bad boot's panic" \
 check "the console lines that differ: the good boot's init" test "$(jqv '.result.console.good | length')" -gt 0
 
 # 3. Done already: nothing is built; bisect under valgrind.
-check "make bisect a third time (valgrind): no build" mk bisect good=generic bad=$bad cpu=qemu64 \
+check "make bisect a third time (valgrind): no build" mk bisect good=generic bad=$bad bisect_cpu=qemu64 \
 	VALGRIND="valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 check_eq "third run: 0 builds" "$(jqv .builds_this_run)" 0
 check_eq "third run: same answer" "$(jqv '.result.culprits | join(" ")')" RD_GZIP
@@ -110,9 +110,9 @@ check_eq "third run: same answer" "$(jqv '.result.culprits | join(" ")')" RD_GZI
 # JSON of the bisection intact; an unknown flavour: refused by make.
 check_fails "on= a KUnit case both lack: refused" 2 \
 	'do not differ on qemu64 by kunit:x86_flavour.no_such_case \(both absent\)' \
-	mk bisect good=generic bad=$bad cpu=qemu64 on=kunit:x86_flavour.no_such_case
+	mk bisect good=generic bad=$bad bisect_cpu=qemu64 on=kunit:x86_flavour.no_such_case
 check_eq "the refusal left the JSON as it was" "$(jqv '"\(.on) \(.done)"')" "verdict true"
 check_fails "an unknown flavour: refused" 2 "unknown flavour 'nope'" \
-	mk bisect good=generic bad=nope cpu=qemu64
+	mk bisect good=generic bad=nope bisect_cpu=qemu64
 
 done_testing

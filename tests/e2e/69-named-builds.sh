@@ -68,7 +68,7 @@ check "logdiff: the panic is among the lines that differ" grep -q 'Kernel panic'
 
 # 2. make bisect good= bad= (a no-op for chain-a: it still has nothing).
 rm -rf "${k:?}/$third"
-check "make bisect good=$good bad=$bad cpu=qemu64" mk bisect good=$good bad=$bad cpu=qemu64
+check "make bisect good=$good bad=$bad bisect_cpu=qemu64" mk bisect good=$good bad=$bad bisect_cpu=qemu64
 grep '  BISECT  \|culprit' "$kf_tmp/last.out" | diag
 check "bisect: $third was neither configured nor built nor booted (no O=)" test ! -e "$k/$third"
 check_eq "bisect: the answer is exactly RD_GZIP" \
@@ -79,7 +79,7 @@ check "$third's O= starts as a copy of generic's" bisect/seed.sh "$k/generic" "$
 touch "$kf_tmp/mark"
 sleep 1
 # One c2c run (runs=1): which flavours a target touches is the question here.
-check "make flavour=$third cpu=qemu64 runs=1" mk flavour=$third cpu=qemu64 runs=1
+check "make flavour=$third cpu=qemu64 c2c_cpu=qemu64 runs=1" mk flavour=$third cpu=qemu64 c2c_cpu=qemu64 runs=1
 check_eq "make flavour=$third: one build, $third's" \
 	"$(grep -oE '^  BUILD   [a-z0-9-]+: done' "$kf_tmp/last.out")" "  BUILD   $third: done"
 check_eq "make flavour=$third: no other build.stamp written" \

@@ -25,9 +25,9 @@ trap cleanup EXIT
 
 scratch_checkout "$co"
 rm -rf "$c"
-check "newflavour name=core2 cpu=MCORE2 model=core2" mk newflavour name=core2 cpu=MCORE2 model=core2
+check "newflavour name=core2 choice=MCORE2 model=core2" mk newflavour name=core2 choice=MCORE2 model=core2
 # (cpu=core2: the matrix of plain make limited to its own model, to keep CI short)
-check "make flavour=core2: config, build, boot and report with no other edit" mk flavour=core2 cpu=core2
+check "make flavour=core2: config, build, boot and report with no other edit" mk flavour=core2 cpu=core2 c2c_cpu=core2
 
 # The build: the compiler got -march=core2 (read from a .cmd file).
 check_eq "build.json: -march=core2 passed to gcc" "$(jq -r .march "$c/build.json" 2>/dev/null)" core2

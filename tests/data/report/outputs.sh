@@ -1,6 +1,6 @@
 #!/bin/bash
 # outputs.sh TOOLS OUTDIR: what the report stage makes of this fixture, with
-# the report and boot-results tools in TOOLS: OUTDIR/table.txt (the terminal
+# the report and report-results tools in TOOLS: OUTDIR/table.txt (the terminal
 # table), report.json, report.html, results.ktap, junit.xml. The inputs are
 # all here (README): out/6.1 (records and logs), flavours/, fragments/ and
 # cpu-models, read relative to this folder so the outputs name no machine's
@@ -18,5 +18,4 @@ done
 "$tools/report" --width 100 --cpu-models cpu-models --recipes flavours \
 	--json "$outdir/report.json" --html "$outdir/report.html" out/6.1 "${args[@]}" |
 	grep -v '^wrote ' > "$outdir/table.txt"
-"$tools/boot-results" --ktap "$outdir/results.ktap" --junit "$outdir/junit.xml" \
-	out/6.1/*/boot/*.json
+"$tools/report-results" --kdir out/6.1 --ktap "$outdir/results.ktap" --junit "$outdir/junit.xml"
