@@ -59,6 +59,28 @@ grep -q "ROOTFS  $tar (cached" "$kf_tmp/last.out" && ok "... reuses the cache" |
 check_eq "... and removed what the killed one left" "$(find "$o/rootfs" -mindepth 1 -name '.*' -not -name .lock | wc -l)" 0
 check_eq "... the tarball unchanged" "$(sha "$tarf")" "$sum"
 
+# Two makes on two out= sharing one cache (rootfs=), new inputs: one makes
+# it (a stand-in mmdebstrap, 15 s), the other waits on the cache's lock and
+# reuses it: one mmdebstrap run in all.
+shared=$kf_tmp/shared
+mkdir -p "$shared/empty"
+printf '#!/bin/bash\n[ "$1" = --version ] && exec mmdebstrap --version\necho run >> %s/runs\nsleep 15\ntar -C %s/empty -cf - .\n' \
+	"$shared" "$shared" > "$kf_tmp/slow-mmdebstrap"
+chmod +x "$kf_tmp/slow-mmdebstrap"
+# Their tools first, so both reach the cache's lock within the 15 s.
+for d in o1 o2; do make out="$kf_tmp/$d" "$kf_tmp/$d/tools/system-record" > /dev/null 2>&1; done
+KF_MMDEBSTRAP=$kf_tmp/slow-mmdebstrap make rootfs out="$kf_tmp/o1" rootfs="$shared/cache" \
+	system_include="$inc,hello" > "$kf_tmp/m1.out" 2>&1 &
+p1=$!
+for i in $(seq 1 60); do [ -s "$shared/runs" ] && break; sleep 1; done
+KF_MMDEBSTRAP=$kf_tmp/slow-mmdebstrap make rootfs out="$kf_tmp/o2" rootfs="$shared/cache" \
+	system_include="$inc,hello" > "$kf_tmp/m2.out" 2>&1 && ok "a second make on another out= sharing rootfs=" ||
+	{ not_ok "a second make on another out= sharing rootfs="; diag < "$kf_tmp/m2.out"; }
+wait "$p1" && ok "... the first one made it" || { not_ok "... the first one made it"; diag < "$kf_tmp/m1.out"; }
+check_eq "... the second waited on the cache's lock and reused it" \
+	"$(grep -c 'is in use by another make; waiting\|(cached: ' "$kf_tmp/m2.out")" 2
+check_eq "... one mmdebstrap run in all" "$(wc -l < "$shared/runs")" 1
+
 # A kernel package: Debian's cloud kernel (VIRTIO_BLK=m), fetched once.
 debs=$o/debs
 mkdir -p "$debs"
