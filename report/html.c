@@ -665,6 +665,42 @@ static void log_diffs(struct strbuf *sb, const struct report *r)
 	sb_add(sb, "</section>\n");
 }
 
+/* "System boot": the flavour's package installed in its Debian system and
+ * booted to multi-user.target (rows.c's rows; every module loaded, where the
+ * table cuts the list); nothing without a package, image or system boot. */
+static void system_section(struct strbuf *sb, const struct report *r)
+{
+	char buf[4096];
+
+	if (!report_has_system(r))
+		return;
+	sb_add(sb, "<section id=\"system\"><h2>System boot</h2><p class=\"note\">Each "
+		   "flavour's package (<code>make deb</code>) installed in a Debian 12 system "
+		   "and booted to <code>multi-user.target</code> (<code>make sysboot</code>), "
+		   "on the flavour's CPU model; seconds from the kernel's start, as systemd "
+		   "counts them (docs/system-boot.md).</p><table class=\"facts\"><tr><th></th>");
+	for (size_t i = 0; i < r->nfl; i++) {
+		sb_addf(sb, "<th><span class=\"fl c%zu\"></span>", i % NCOLOURS);
+		sb_esc(sb, r->fl[i].name);
+		sb_add(sb, "</th>");
+	}
+	for (int k = 0; k < SYS_NR; k++) {
+		sb_wrap(sb, "</tr>\n<tr><td class=\"k\">", sys_row_labels[k], "</td>");
+		for (size_t i = 0; i < r->nfl; i++) {
+			const struct kf_sysboot_rec *s = flavour_sysboot(&r->fl[i]);
+
+			sys_row_text(buf, sizeof(buf), &r->fl[i], (enum sys_row)k);
+			if (k == SYS_VERDICT && s && s->b.verdict)
+				/* the schema's enum: names safe in a class */
+				sb_addf(sb, "<td class=\"verdict-%s\">", s->b.verdict);
+			else
+				sb_add(sb, "<td>");
+			sb_wrap(sb, "", buf, "</td>");
+		}
+	}
+	sb_add(sb, "</tr></table></section>\n");
+}
+
 /* "Cache-line contention (emulated)": the c2c rows (report/c2c.c) per
  * flavour, the verdict in words, a chart of load HITMs at 128 bytes only,
  * and the lines with HITMs at 128 bytes only, both sides named. Nothing
@@ -802,6 +838,7 @@ int html_write(const struct report *r, const char *path)
 	flavour_table(&sb, r);
 	matrix(&sb, r);
 	runtime(&sb, r);
+	system_section(&sb, r);
 	c2c_section(&sb, r);
 	charts(&sb, r);
 	config_diff(&sb, r);

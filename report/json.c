@@ -247,6 +247,48 @@ static json_t *c2c_obj(const struct flavour *f)
 	return o;
 }
 
+/* The system stage (docs/system-boot.md): the image package, the system
+ * image, and every system boot with systemd's facts (the caller leaves the
+ * key out when the flavour has none of them). */
+static json_t *system_obj(const struct flavour *f)
+{
+	const struct kf_deb_pkg *p = f->has_deb ? kf_deb_image(&f->deb) : NULL;
+	const struct kf_sysboot_rec *shown = flavour_sysboot(f);
+	json_t *boots = json_array();
+
+	for (size_t i = 0; i < f->nsysboots; i++) {
+		const struct kf_sysboot_rec *s = &f->sysboots[i];
+
+		json_array_append_new(boots, json_pack(
+			"{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"cpu", jtext(s->b.cpu), "shown", s == shown,
+			"verdict", jstr_or_null(s->b.verdict), "expected", jstr_or_null(s->b.expected),
+			"cause", jstr_or_null(s->cause),
+			"multi_user_reached", s->multi_user_reached < 0 ? json_null() :
+				json_boolean(s->multi_user_reached),
+			"multi_user_seconds", jnum_or_null(s->multi_user_seconds),
+			"failed_units", jstr_array(s->failed_units, s->nfailed_units),
+			"modules", jstr_array(s->modules, s->nmodules),
+			"root_device", jstr_or_null(s->root_device),
+			"root_modules", jstr_array(s->root_modules, s->nroot_modules),
+			"mem_used_kb", jint_or_null(s->mem_used_kb),
+			"boot_seconds", jnum_or_null(s->b.wall_seconds),
+			"release", jstr_or_null(s->b.h.release), "record", jstr_or_null(s->b.h.path)));
+	}
+	return json_pack("{s:o, s:o, s:o}",
+		"package", !p ? json_null() : json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"name", jstr_or_null(p->name), "version", jstr_or_null(p->version),
+			"bytes", jint_or_null(p->bytes), "sha256", jstr_or_null(p->sha256),
+			"modules", jint_or_null(p->modules)),
+		"image", !f->has_image ? json_null() : json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"initrd_bytes", jint_or_null(f->image.initrd.bytes),
+			"initrd_modules", jint_or_null(f->image.initrd_modules),
+			"root_driver", jstr_or_null(f->image.root_driver),
+			"root_driver_in", jstr_or_null(f->image.root_driver_in),
+			"rootfs_sha256", jstr_or_null(f->image.rootfs_sha256)),
+		"boots", boots);
+}
+
 static json_t *flavour_obj(const struct flavour *f)
 {
 	json_t *boots = json_array();
@@ -263,6 +305,8 @@ static json_t *flavour_obj(const struct flavour *f)
 
 	if (f->has_c2c)
 		json_object_set_new(o, "c2c", c2c_obj(f));
+	if (f->has_deb || f->has_image || f->nsysboots)
+		json_object_set_new(o, "system", system_obj(f));
 	return o;
 }
 

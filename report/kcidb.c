@@ -12,8 +12,9 @@
  *            first line of FILE, the build stage's toolchain stamp), config
  *            name, duration, status, log and config as file:// URLs.
  * tests:     one per boot record of such a build ("boot"), and one per KTAP
- *            case of that boot ("boot.<suite>.<case>"); the CPU model is in
- *            each test's environment.
+ *            case of that boot ("boot.<suite>.<case>"); one per system boot
+ *            of its package ("boot.system", "boot.system.<case>"); the CPU
+ *            model is in each test's environment.
  * Every id is "kflavour:..." and origin is "kflavour". The records are read
  * as the report reads them (load.c, through lib/records.h, which leaves out
  * the boot records of an earlier bzImage); this file only renders struct
@@ -32,6 +33,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ORIGIN "kflavour"
 
@@ -144,6 +146,58 @@ static void add_boot(json_t *tests, const struct report *r, const struct flavour
 	free(id);
 }
 
+/* A system boot ("boot.system", docs/system-boot.md) and its KTAP cases
+ * ("boot.system.<case>"): the build's package installed in its Debian system
+ * and booted to multi-user.target. */
+static void add_sysboot(json_t *tests, const struct report *r, const struct flavour *f,
+			const char *build_id, const struct kf_sysboot_rec *s)
+{
+	char *id = kf_xasprintf("%s:%s.system.%s", ORIGIN, build_id + strlen(ORIGIN ":"),
+				s->b.cpu);
+	struct boot b = { .cpu = s->b.cpu, .cpu_string = s->b.cpu_string,
+			  .qemu_version = s->b.qemu_version };
+	char *log = kf_xasprintf("%s/sysboot/%s.log", f->name, s->b.cpu);
+	char *path = kf_xasprintf("%s/%s", r->kdir, log);
+	const char *rel = access(path, R_OK) ? NULL : log;
+	json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", id, "build_id", build_id,
+			      "origin", ORIGIN, "path", "boot.system",
+			      "status", boot_status(s->b.verdict, s->b.expected));
+
+	json_object_set_new(t, "environment", environment(&b));
+	set_opt(t, "log_url", file_url(r, rel));
+	set_opt(t, "duration", json_real(s->b.wall_seconds));
+	json_object_set_new(t, "comment", json_sprintf("%s's package booted to multi-user.target on %s: %s%s%s",
+				f->name, s->b.cpu, s->b.verdict ? s->b.verdict : "none",
+				s->cause ? ", " : "", s->cause ? s->cause : ""));
+	json_object_set_new(t, "misc", json_pack("{s:s?, s:s?, s:o, s:o, s:o}",
+		"verdict", s->b.verdict, "cause", s->cause,
+		"multi_user_seconds", jnum_or_null(s->multi_user_seconds),
+		"failed_units", jstr_array(s->failed_units, s->nfailed_units),
+		"modules", jstr_array(s->modules, s->nmodules)));
+	json_array_append_new(tests, t);
+	for (size_t i = 0; i < s->b.ncases; i++) {
+		const struct kf_ktap_case *k = &s->b.cases[i];
+		const char *dir = k->directive;
+		const char *status = dir && !strncasecmp(dir, "skip", 4) ? "SKIP" :
+				     dir ? "DONE" : k->ok > 0 ? "PASS" : "FAIL";
+		char *name = segment(k->name), *cid = kf_xasprintf("%s.%zu", id, i + 1);
+		json_t *c = json_pack("{s:s, s:s, s:s, s:s}", "build_id", build_id,
+				      "origin", ORIGIN, "status", status, "id", cid);
+
+		json_object_set_new(c, "path", json_sprintf("boot.system.%s", name));
+		json_object_set_new(c, "environment", environment(&b));
+		set_opt(c, "log_url", file_url(r, rel));
+		if (dir)
+			json_object_set_new(c, "comment", json_sprintf("# %s", dir));
+		json_array_append_new(tests, c);
+		free(cid);
+		free(name);
+	}
+	free(path);
+	free(log);
+	free(id);
+}
+
 /* build.json's last_full_build, as it has it. */
 static json_t *last_full(const struct flavour *f)
 {
@@ -205,6 +259,8 @@ static void add_flavour(json_t *builds, json_t *tests, const struct report *r,
 	json_array_append_new(builds, b);
 	for (size_t i = 0; i < f->nboots; i++)
 		add_boot(tests, r, f, id, &f->boots[i]);
+	for (size_t i = 0; i < f->nsysboots; i++)
+		add_sysboot(tests, r, f, id, &f->sysboots[i]);
 	free(id);
 }
 

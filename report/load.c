@@ -2,7 +2,8 @@
 /*
  * load.c - read what the earlier stages left in out/<kver>/ into a struct
  * report: per flavour .config, config.failed, and config.json, build.json
- * and boot/<cpu>.json through lib/records.h's readers (their header check,
+ * boot/<cpu>.json, and the system stage's deb.json, image.json and
+ * sysboot/<cpu>.json through lib/records.h's readers (their header check,
  * the current-boot rule), as the records have them: derive.c computes. One
  * function per record. Whatever is missing or unreadable stays missing
  * (NULL, -1, NAN); nothing here fails on a half-finished out/.
@@ -330,6 +331,53 @@ static int same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* ---- system ------------------------------------------------------------- */
+
+static int by_sysboot_cpu(const void *a, const void *b)
+{
+	const struct kf_sysboot_rec *x = a, *y = b;
+
+	return strcmp(x->b.cpu ? x->b.cpu : "", y->b.cpu ? y->b.cpu : "");
+}
+
+/* deb/deb.json, system/image.json and every sysboot/<cpu>.json, through
+ * lib/records.c; the flavour keeps them. */
+static void load_system(struct flavour *f, const char *dir)
+{
+	char *path = kf_xasprintf("%s/deb/deb.json", dir), *sdir;
+	struct dirent *e;
+	DIR *d;
+
+	f->has_deb = !kf_deb_rec_read(&f->deb, path, KF_QUIET, "run make deb again");
+	free(path);
+	path = kf_xasprintf("%s/system/image.json", dir);
+	f->has_image = !kf_image_rec_read(&f->image, path, KF_QUIET, "run make system again");
+	free(path);
+	sdir = kf_xasprintf("%s/sysboot", dir);
+	d = opendir(sdir);
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		struct kf_sysboot_rec s;
+
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		path = kf_xasprintf("%s/%s", sdir, e->d_name);
+		if (!kf_sysboot_rec_read(&s, path, KF_WARN, "run make sysboot again")) {
+			if (!s.b.cpu)
+				s.b.cpu = kf_xstrndup(e->d_name, n - 5);
+			f->sysboots = kf_xrealloc(f->sysboots,
+						  (f->nsysboots + 1) * sizeof(*f->sysboots));
+			f->sysboots[f->nsysboots++] = s;
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(sdir);
+	if (f->nsysboots)
+		qsort(f->sysboots, f->nsysboots, sizeof(*f->sysboots), by_sysboot_cpu);
+}
+
 /* A comparison holds the flavours of one machine (docs/c2c.md): a record
  * of another CPU model, memory or CPU count than the first flavour's is
  * said and left out. */
@@ -381,6 +429,7 @@ void report_load(struct report *r, const char *kdir)
 			load_build(f, kdir, dir);
 			load_boots(r, f, dir);
 			load_c2c(r, f, dir);
+			load_system(f, dir);
 		}
 		free(dir);
 	}
@@ -444,6 +493,13 @@ void report_free(struct report *r)
 		free(f->boots);
 		kf_boots_free(&f->boot_recs);
 		kf_c2c_rec_free(&f->c2c);
+		if (f->has_deb)
+			kf_deb_rec_free(&f->deb);
+		if (f->has_image)
+			kf_image_rec_free(&f->image);
+		for (size_t k = 0; k < f->nsysboots; k++)
+			kf_sysboot_rec_free(&f->sysboots[k]);
+		free(f->sysboots);
 	}
 	free(r->fl);
 	for (size_t i = 0; i < r->ncpus; i++) {

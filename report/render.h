@@ -129,6 +129,20 @@ void fmt_ccache(char *buf, size_t len, const struct kf_build_rec *b);
  * for the build); "" without one. Never the URL. */
 void fmt_ccache_remote(char *buf, size_t len, const struct kf_build_rec *b);
 
+/* The "System boot" block (rows.c): the flavour's package installed in its
+ * Debian system and booted to multi-user.target, on the flavour's CPU model
+ * when it has such a boot, else the first. Each row's text is the table's
+ * and report.html's. */
+enum sys_row { SYS_VERDICT, SYS_MULTI_USER, SYS_FAILED, SYS_MODULES, SYS_ROOT,
+	       SYS_PACKAGE, SYS_INITRD, SYS_MEMORY, SYS_NR };
+extern const char *const sys_row_labels[SYS_NR];
+/* The system boot the block shows, or NULL. */
+const struct kf_sysboot_rec *flavour_sysboot(const struct flavour *f);
+/* 1 when some flavour has a package, an image or a system boot. */
+int report_has_system(const struct report *r);
+/* Row id of flavour f into buf ("—" when unknown, "not packaged" ...). */
+void sys_row_text(char *buf, size_t len, const struct flavour *f, enum sys_row id);
+
 void table_print(FILE *f, const struct report *r, int width);
 /* Returns 0, or -1 with errno set. */
 int json_write(const struct report *r, const char *path);

@@ -157,6 +157,15 @@ struct flavour {
 	int has_c2c;
 	struct kf_c2c_rec c2c;
 
+	/* system stage (docs/system-boot.md): the flavour's packages
+	 * (deb/deb.json), its Debian system image (system/image.json) and its
+	 * system boots (sysboot/<cpu>.json, by CPU model name); has_* 0: none */
+	int has_deb, has_image;
+	struct kf_deb_rec deb;
+	struct kf_image_rec image;
+	struct kf_sysboot_rec *sysboots;
+	size_t nsysboots;
+
 	/* derive.c */
 	long l1_bytes;		/* 1 << l1_cache_shift, -1 */
 	int smt;		/* SCHED_SMT: 1, 0, -1 unknown */

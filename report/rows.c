@@ -241,3 +241,131 @@ void fmt_delta(char *buf, size_t len, long long delta)
 	else
 		snprintf(buf, len, "%s%lld", sign, a);
 }
+
+/* ---- the "System boot" block (docs/system-boot.md) ---------------------- */
+
+const char *const sys_row_labels[SYS_NR] = {
+	[SYS_VERDICT]	= "system boot",
+	[SYS_MULTI_USER] = "multi-user.target",
+	[SYS_FAILED]	= "failed units",
+	[SYS_MODULES]	= "modules loaded",
+	[SYS_ROOT]	= "root disk driver",
+	[SYS_PACKAGE]	= "image package",
+	[SYS_INITRD]	= "initrd",
+	[SYS_MEMORY]	= "memory in use",
+};
+
+const struct kf_sysboot_rec *flavour_sysboot(const struct flavour *f)
+{
+	for (size_t i = 0; i < f->nsysboots; i++)
+		if (f->default_cpu && !strcmp(f->sysboots[i].b.cpu, f->default_cpu))
+			return &f->sysboots[i];
+	return f->nsysboots ? &f->sysboots[0] : NULL;
+}
+
+int report_has_system(const struct report *r)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		if (r->fl[i].has_deb || r->fl[i].has_image || r->fl[i].nsysboots)
+			return 1;
+	return 0;
+}
+
+/* "a b c" of n names, cut to what fits in len. */
+static void names(char *buf, size_t len, char *const *v, size_t n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at + 1 < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%s", i ? " " : "", v[i]);
+
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+}
+
+void sys_row_text(char *buf, size_t len, const struct flavour *f, enum sys_row id)
+{
+	const struct kf_sysboot_rec *s = flavour_sysboot(f);
+	const struct kf_deb_pkg *p = f->has_deb ? kf_deb_image(&f->deb) : NULL;
+	char a[32], list[256];
+
+	snprintf(buf, len, UNKNOWN);
+	switch (id) {
+	case SYS_PACKAGE:
+		if (!p) {
+			snprintf(buf, len, "not packaged");
+			return;
+		}
+		fmt_size(a, sizeof(a), p->bytes);
+		if (p->modules >= 0)
+			snprintf(buf, len, "%s, %lld module%s", a, p->modules,
+				 p->modules == 1 ? "" : "s");
+		else
+			snprintf(buf, len, "%s", a);
+		return;
+	case SYS_INITRD:
+		if (!f->has_image) {
+			snprintf(buf, len, "no system image");
+			return;
+		}
+		fmt_size(a, sizeof(a), f->image.initrd.bytes);
+		if (f->image.initrd_modules >= 0)
+			snprintf(buf, len, "%s, %lld module%s", a, f->image.initrd_modules,
+				 f->image.initrd_modules == 1 ? "" : "s");
+		else
+			snprintf(buf, len, "%s", a);
+		return;
+	default:
+		break;
+	}
+	if (!s) {
+		snprintf(buf, len, "not booted");
+		return;
+	}
+	switch (id) {
+	case SYS_VERDICT:
+		snprintf(buf, len, "%s on %s%s%s", s->b.verdict ? s->b.verdict : UNKNOWN,
+			 s->b.cpu, s->cause ? ": " : "", s->cause ? s->cause : "");
+		break;
+	case SYS_MULTI_USER:
+		if (s->multi_user_reached == 0)
+			snprintf(buf, len, "not reached");
+		else if (!isnan(s->multi_user_seconds))
+			snprintf(buf, len, "%.1f s", s->multi_user_seconds);
+		break;
+	case SYS_FAILED:
+		if (s->multi_user_reached <= 0 && !s->nfailed_units)
+			break;
+		names(list, sizeof(list), s->failed_units, s->nfailed_units);
+		snprintf(buf, len, "%s", s->nfailed_units ? list : "none");
+		break;
+	case SYS_MODULES:
+		if (s->multi_user_reached <= 0 && !s->nmodules)
+			break;
+		names(list, sizeof(list), s->modules, s->nmodules);
+		snprintf(buf, len, "%zu%s%s", s->nmodules, s->nmodules ? ": " : "", list);
+		break;
+	case SYS_ROOT:
+		if (s->nroot_modules) {
+			names(list, sizeof(list), s->root_modules, s->nroot_modules);
+			snprintf(buf, len, "%s (module)", list);
+		} else if (s->nroot_drivers) {
+			names(list, sizeof(list), s->root_drivers, s->nroot_drivers);
+			snprintf(buf, len, "%s (built in)", list);
+		} else if (f->has_image && f->image.root_driver) {
+			snprintf(buf, len, "%s (%s)", f->image.root_driver,
+				 f->image.root_driver_in ? f->image.root_driver_in : "?");
+		}
+		break;
+	case SYS_MEMORY:
+		if (s->mem_used_kb >= 0 && s->mem_total_kb > 0)
+			snprintf(buf, len, "%lld of %lld MiB", s->mem_used_kb / 1024,
+				 s->mem_total_kb / 1024);
+		break;
+	default:
+		break;
+	}
+}

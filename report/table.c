@@ -326,6 +326,21 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		}
 		fputc('\n', f);
 	}
+	/* The system boot's rows, once some flavour was packaged. */
+	for (int k = 0; report_has_system(r) && k < SYS_NR; k++) {
+		if (!k)
+			rule(f, width - 1);
+		cell(f, sys_row_labels[k], LABEL, NULL);
+		for (size_t i = from; i < to; i++) {
+			const struct kf_sysboot_rec *s = flavour_sysboot(&r->fl[i]);
+			const struct verdict *v = s ? verdict_of(s->b.verdict) : NULL;
+
+			sys_row_text(buf, sizeof(buf), &r->fl[i], (enum sys_row)k);
+			cell(f, buf, colw, k == SYS_VERDICT && v ? v->sgr :
+				 k == SYS_VERDICT && s ? "31" : NULL);
+		}
+		fputc('\n', f);
+	}
 	/* A row per CPU model that was booted or is a flavour's default. */
 	int any = 0;
 
@@ -504,6 +519,10 @@ void table_print(FILE *f, const struct report *r, int width)
 			"them, from ccache_remote\n"
 			"systemd needs: what systemd requires of the kernel and the .config "
 			"lacks (config time;\nmenu paths in report.html, docs/system-boot.md)\n");
+	if (r->nfl && report_has_system(r))
+		fprintf(f, "system boot: the flavour's package installed in Debian 12 and booted "
+			"to multi-user.target\n(make sysboot); multi-user.target: seconds from "
+			"the kernel's start (docs/system-boot.md)\n");
 	c2c_print(f, r, width);
 	for (size_t i = 0; i < r->nfl; i++)
 		if (r->fl[i].config_failed)

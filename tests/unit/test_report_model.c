@@ -517,6 +517,73 @@ static void c2c_one_machine(void **state)
 	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
 }
 
+/* The "System boot" block from two real system boots (tests/data/sysboot/):
+ * a pass on qemu64 with its facts, a root device not found with its cause;
+ * a flavour with neither says so; report.json carries them. */
+static void system_boot_block(void **state)
+{
+	char *dir = mkdtemp(tmpl), *kdir, *p, *pass, *noroot, *json;
+	const char *const names[] = { "up", "noroot", "none" };
+	char buf[512];
+	struct report r;
+
+	(void)state;
+	assert_non_null(dir);
+	kdir = kf_xasprintf("%s/6.1", dir);
+	pass = kf_read_file("tests/data/sysboot/pass-debian-cloud-qemu64.json", NULL);
+	noroot = kf_read_file("tests/data/sysboot/no-root-debian-cloud-blacklist.json", NULL);
+	assert_non_null(pass);
+	assert_non_null(noroot);
+	put(kdir, "up/sysboot/qemu64.json", pass);
+	put(kdir, "noroot/sysboot/qemu64.json", noroot);
+	put(kdir, "none/.keep", "");
+	load(&r, kdir, names, 3);
+	assert_int_equal(report_has_system(&r), 1);
+
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_VERDICT);
+	assert_string_equal(buf, "pass on qemu64");
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_MULTI_USER);
+	assert_string_equal(buf, "45.1 s");
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_FAILED);
+	assert_string_equal(buf, "none");
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_MODULES);
+	assert_true(!strncmp(buf, "26: kvm_amd kvm", 15));
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_ROOT);
+	assert_string_equal(buf, "virtio_blk virtio_pci (module)");
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_MEMORY);
+	assert_string_equal(buf, "148 of 973 MiB");
+	sys_row_text(buf, sizeof(buf), fl(&r, "up"), SYS_PACKAGE);
+	assert_string_equal(buf, "not packaged");
+
+	sys_row_text(buf, sizeof(buf), fl(&r, "noroot"), SYS_VERDICT);
+	assert_true(!strncmp(buf, "no-root on qemu64: root device /dev/vda not found", 49));
+	sys_row_text(buf, sizeof(buf), fl(&r, "noroot"), SYS_MULTI_USER);
+	assert_string_equal(buf, "not reached");
+	sys_row_text(buf, sizeof(buf), fl(&r, "none"), SYS_VERDICT);
+	assert_string_equal(buf, "not booted");
+	sys_row_text(buf, sizeof(buf), fl(&r, "none"), SYS_INITRD);
+	assert_string_equal(buf, "no system image");
+
+	p = kf_xasprintf("%s/report.json", kdir);
+	assert_int_equal(json_write(&r, p), 0);
+	json = contains(p, "\"multi_user_seconds\": 45.1");
+	assert_non_null(strstr(json, "\"verdict\": \"no-root\""));
+	free(json);
+	free(p);
+	p = kf_xasprintf("%s/report.html", kdir);
+	assert_int_equal(html_write(&r, p), 0);
+	free(contains(p, "<td class=\"verdict-no-root\">no-root on qemu64: root device"));
+	free(p);
+	report_free(&r);
+	p = kf_xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(p), 0);
+	free(p);
+	free(pass);
+	free(noroot);
+	free(kdir);
+	strcpy(tmpl, "/tmp/kf-report-XXXXXX");
+}
+
 /* Set a c2c figure: median with its range over 5 runs. */
 static void fig(struct kf_c2c_fig *f, double median, double min, double max)
 {
@@ -583,6 +650,7 @@ int main(void)
 		cmocka_unit_test(survives_empty),
 		cmocka_unit_test(c2c_one_machine),
 		cmocka_unit_test(c2c_words_follow_data),
+		cmocka_unit_test(system_boot_block),
 	};
 
 	return cmocka_run_group_tests_name("report_model", tests, NULL, NULL);
