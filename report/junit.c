@@ -123,6 +123,7 @@ int junit_write(const struct report *r, const char *path)
 		put_xml(&b, t->flavour, 1);
 		sb_add(&b, "\" name=\"");
 		put_xml(&b, t->cpu, 1);
+		sb_add(&b, t->system ? ".system" : "");
 		sb_addf(&b, "\" time=\"%.2f\">\n", t->wall);
 		if (!t->as_expected) {
 			char *tail = log_tail(t->path, 40);
@@ -134,6 +135,10 @@ int junit_write(const struct report *r, const char *path)
 			sb_add(&b, ", expected ");
 			put_xml(&b, t->expected, 1);
 			sb_add(&b, "\">");
+			if (t->cause) {
+				put_xml(&b, t->cause, 0);
+				sb_add(&b, "\n");
+			}
 			for (size_t k = 0; k < t->b->nwarnings; k++) {
 				put_xml(&b, t->b->warnings[k], 0);
 				sb_add(&b, "\n");

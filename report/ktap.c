@@ -4,7 +4,9 @@
  * subtest per current boot of the model's flavours, its first test the
  * boot's verdict against the expected one, then the boot's own KTAP
  * results. A boot of an earlier bzImage (the current-boot rule, lib/records.h)
- * is no subtest: a "# left out" line after the plan names it. Also the list
+ * is no subtest: a "# left out" line after the plan names it. A system boot
+ * (sysboot/<cpu>.json) is the subtest "<flavour>.<cpu>.system", its cause
+ * in a comment. Also the list
  * of boots junit.c renders: every record by its path, as a glob lists them.
  */
 #include "render.h"
@@ -51,6 +53,26 @@ void results_list(const struct report *r, struct result **cur, size_t *ncur,
 			v->expected = b->expected ? b->expected : "pass";
 			v->wall = isnan(b->wall_seconds) ? 0 : b->wall_seconds;
 			v->as_expected = !strcmp(v->verdict, v->expected);
+			v->system = 0;
+			v->cause = NULL;
+		}
+		for (size_t k = 0; k < f->nsysboots; k++) {
+			const struct kf_sysboot_rec *s = &f->sysboots[k];
+			struct result *v;
+
+			*cur = kf_xrealloc(*cur, (*ncur + 1) * sizeof(**cur));
+			v = &(*cur)[(*ncur)++];
+			v->b = &s->b;
+			v->path = s->b.h.path;
+			v->flavour = s->b.h.flavour ? s->b.h.flavour : f->name;
+			v->kver = s->b.h.kver ? s->b.h.kver : "?";
+			v->cpu = s->b.cpu ? s->b.cpu : "?";
+			v->verdict = s->b.verdict ? s->b.verdict : "?";
+			v->expected = s->b.expected ? s->b.expected : "pass";
+			v->wall = isnan(s->b.wall_seconds) ? 0 : s->b.wall_seconds;
+			v->as_expected = !strcmp(v->verdict, v->expected);
+			v->system = 1;
+			v->cause = s->cause;
 		}
 	}
 	if (*ncur)
@@ -77,6 +99,14 @@ static void put_ktap_name(struct strbuf *b, const char *first, const char *secon
 	put_ktap(b, second, "#\n\r", '_');
 }
 
+/* A boot's name: "<flavour>.<cpu>", a system boot's "<flavour>.<cpu>.system". */
+static void put_result_name(struct strbuf *b, const struct result *t)
+{
+	put_ktap_name(b, t->flavour, t->cpu);
+	if (t->system)
+		sb_add(b, ".system");
+}
+
 int ktap_write(const struct report *r, const char *path)
 {
 	struct strbuf b = { 0 };
@@ -95,9 +125,14 @@ int ktap_write(const struct report *r, const char *path)
 		const struct result *t = &recs[i];
 
 		sb_add(&b, "    KTAP version 1\n    # Subtest: ");
-		put_ktap_name(&b, t->flavour, t->cpu);
+		put_result_name(&b, t);
 		sb_addf(&b, "\n    1..%zu\n", t->b->ncases + 1);
 		sb_addf(&b, "    # %s: verdict %s, expected %s\n", t->path, t->verdict, t->expected);
+		if (t->cause) {
+			sb_add(&b, "    # cause: ");
+			put_ktap(&b, t->cause, "\n\r", ' ');
+			sb_add(&b, "\n");
+		}
 		sb_addf(&b, "    %s 1 verdict_is_%s\n", t->as_expected ? "ok" : "not ok", t->expected);
 		for (size_t k = 0; k < t->b->ncases; k++) {
 			const struct kf_ktap_case *c = &t->b->cases[k];
@@ -109,7 +144,10 @@ int ktap_write(const struct report *r, const char *path)
 			if (dir && !strncasecmp(dir, "todo", 4))
 				ok = 0;
 			sb_addf(&b, "    %s %zu ", ok ? "ok" : "not ok", k + 2);
-			put_ktap_name(&b, c->suite ? c->suite : "", c->name ? c->name : "?");
+			if (c->suite && *c->suite)
+				put_ktap_name(&b, c->suite, c->name ? c->name : "?");
+			else	/* a system boot's facts unit: no suite */
+				put_ktap(&b, c->name ? c->name : "?", "#\n\r", '_');
 			if (dir) {
 				/* a directive's text: one line */
 				sb_add(&b, " # ");
@@ -122,7 +160,7 @@ int ktap_write(const struct report *r, const char *path)
 			sb_add(&b, "\n");
 		}
 		sb_addf(&b, "%s %zu ", t->as_expected ? "ok" : "not ok", i + 1);
-		put_ktap_name(&b, t->flavour, t->cpu);
+		put_result_name(&b, t);
 		sb_add(&b, "\n");
 	}
 	rc = kf_write_atomic(path, b.s, b.len);

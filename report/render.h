@@ -160,12 +160,17 @@ struct result {
 	const char *path, *flavour, *kver, *cpu, *verdict, *expected;
 	double wall;		/* 0 when unknown */
 	int as_expected;
+	/* 1: a system boot (sysboot/<cpu>.json, named "<cpu>.system"), its
+	 * verdict's cause or NULL; 0: a boot of the static init */
+	int system;
+	const char *cause;
 };
 /* What names a left-out boot of an earlier bzImage (then its path). */
 #define RESULTS_GONE "left out, a boot of an earlier %s bzImage than build.json's: "
 /* The current boots and the left-out ones of every flavour of r, each by
- * record path (as a glob of <kdir>/<flavour>/boot/<cpu>.json lists them);
- * free both arrays. */
+ * record path (as a glob of <kdir>/<flavour>/boot/<cpu>.json lists them),
+ * the system boots (sysboot/<cpu>.json) among the current ones; free both
+ * arrays. */
 void results_list(const struct report *r, struct result **cur, size_t *ncur,
 		  struct result **gone, size_t *ngone);
 /* Both return 0, or -1 with errno set; written atomically. */

@@ -6,7 +6,7 @@
  *   report-results --kdir DIR [--ktap FILE] [--junit FILE] [FLAVOUR...]
  *
  * The flavours whose boot records they cover: FLAVOUR..., or without one
- * every directory of DIR that holds a boot/ folder (make results: every
+ * every directory of DIR that holds a boot/ or sysboot/ folder (make results: every
  * record found). Both files are written atomically.
  */
 #include "render.h"
@@ -29,7 +29,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every directory of kdir with a boot/ folder, sorted. */
+/* Every directory of kdir with a boot/ or sysboot/ folder, sorted. */
 static char **booted_dirs(const char *kdir, size_t *n)
 {
 	DIR *d = opendir(kdir);
@@ -45,12 +45,15 @@ static char **booted_dirs(const char *kdir, size_t *n)
 
 		if (e->d_name[0] == '.')
 			continue;
-		p = kf_xasprintf("%s/%s/boot", kdir, e->d_name);
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			v = kf_xrealloc(v, (*n + 1) * sizeof(*v));
-			v[(*n)++] = kf_xstrdup(e->d_name);
+		for (int k = 0; k < 2; k++) {
+			p = kf_xasprintf("%s/%s/%s", kdir, e->d_name, k ? "sysboot" : "boot");
+			if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+				v = kf_xrealloc(v, (*n + 1) * sizeof(*v));
+				v[(*n)++] = kf_xstrdup(e->d_name);
+				k = 2;	/* once per flavour */
+			}
+			free(p);
 		}
-		free(p);
 	}
 	closedir(d);
 	if (*n)

@@ -574,6 +574,19 @@ static void system_boot_block(void **state)
 	assert_int_equal(html_write(&r, p), 0);
 	free(contains(p, "<td class=\"verdict-no-root\">no-root on qemu64: root device"));
 	free(p);
+	/* results.ktap and junit.xml: each system boot a test of its own */
+	p = kf_xasprintf("%s/results.ktap", kdir);
+	assert_int_equal(ktap_write(&r, p), 0);
+	json = contains(p, "not ok 1 debian-stock.qemu64.system\n");
+	assert_non_null(strstr(json, "    # cause: root device /dev/vda not found"));
+	assert_non_null(strstr(json, "    ok 3 multi_user_active\n"));
+	assert_non_null(strstr(json, "\nok 2 debian-stock.qemu64.system\n"));
+	free(json);
+	free(p);
+	p = kf_xasprintf("%s/junit.xml", kdir);
+	assert_int_equal(junit_write(&r, p), 0);
+	free(contains(p, "name=\"qemu64.system\""));
+	free(p);
 	report_free(&r);
 	p = kf_xasprintf("rm -rf %s", dir);
 	assert_int_equal(system(p), 0);
