@@ -7,6 +7,10 @@
 $(eval $(call tool,package-record,package/record.c lib/proc.c lib/sha256.c lib/record.c,-ljansson -lcrypto))
 $(eval $(call tool,package-changelog,package/changelog.c,))
 deb_tools := $(tools)/package-record $(tools)/package-changelog
+# The packages' inputs are the tools' sources, not their binaries (as a
+# build's, build/build.mk): tools relinked for a change in lib/ package
+# nothing again.
+deb_tool_src := package/record.c package/changelog.c package/package.mk
 
 # The packaged kernel's release names the flavour: 6.1.192-kf-<flavour>
 # (uname -r, /lib/modules/<release>/, linux-image-<release>), so two
@@ -83,7 +87,7 @@ $(kdir)/$(1)/deb.stamp: MAKEOVERRIDES :=
 $(kdir)/$(1)/deb.want: kf-build-force
 	@mkdir -p $$(@D)
 	@echo '$(deb_compress)' | cmp -s - $$@ || echo '$(deb_compress)' > $$@
-$(kdir)/$(1)/deb.stamp: $(kdir)/$(1)/build.stamp $(kdir)/$(1)/deb.want $(deb_tools) package/package.mk | $(build_tools)
+$(kdir)/$(1)/deb.stamp: $(kdir)/$(1)/build.stamp $(kdir)/$(1)/deb.want $(deb_tool_src) | $(deb_tools) $(build_tools)
 	@rm -f $$@
 	@rm -rf $(kdir)/$(1)/deb.tmp $(kdir)/$(1)/deb.old $(kdir)/$(1)/debian
 	@rm -f $(kdir)/*_*-kf-$(1)-$(deb_revision)_*.deb $(kdir)/*_*-kf-$(1)-$(deb_revision)_*.buildinfo \
