@@ -807,6 +807,30 @@ static void test_system_records(void **state)
 	free(path);
 }
 
+/* The record make deb wrote (tests/data/package/deb.json). */
+static void test_deb_real_record(void **state)
+{
+	const struct kf_deb_pkg *img;
+	struct kf_deb_rec d;
+
+	(void)state;
+	assert_int_equal(kf_deb_rec_read(&d, "tests/data/package/deb.json", KF_MUST, "unused"), 0);
+	assert_string_equal(d.h.release, "6.1.192-kf-tiny-systemd");
+	assert_int_equal(d.npackages, 3);
+	img = kf_deb_image(&d);
+	assert_non_null(img);
+	assert_string_equal(img->kind, "image");
+	assert_int_equal(img->modules, 1);
+	assert_true(kf_deb_has_module(img, "virtio_blk.ko"));
+	assert_string_equal(img->vmlinuz, "/boot/vmlinuz-6.1.192-kf-tiny-systemd");
+	assert_int_equal(strlen(img->sha256), 64);
+	assert_true(img->bytes > 0);
+	for (size_t i = 0; i < d.npackages; i++)
+		if (&d.packages[i] != img)
+			assert_int_equal(d.packages[i].modules, -1);
+	kf_deb_rec_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_current_rule),
 		cmocka_unit_test(test_current_and_stale),
 		cmocka_unit_test(test_deb_record),
+		cmocka_unit_test(test_deb_real_record),
 		cmocka_unit_test(test_system_records),
 	};
 	char *rm[] = { "rm", "-rf", dir, NULL };
