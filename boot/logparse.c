@@ -358,7 +358,9 @@ static void system_line(struct kf_log *log, const char *s)
 		log->freeze = 1;
 		return;
 	}
+	/* (a module systemd would load and the kernel has not: not a reason) */
 	p = starts(s, KF_SYS_EMERG_PREFIX) ? s : sd && !log->freeze && !log->multi_user &&
+		!strstr(sd, "Failed to find module") &&
 		(strstr(sd, "Failed") || strstr(sd, "failed") || strstr(sd, "Cannot") ||
 		 strstr(sd, "requires")) ? sd : NULL;
 	if (p && log->nr_sys_lines < KF_MAX_SYS_LINES) {

@@ -202,8 +202,16 @@ char *kf_sys_cause(const struct kf_log *log, enum kf_verdict v, const struct kf_
 		break;
 	case KF_SYSTEMD_REFUSED:
 		sb_add(&sb, "systemd refused to start");
-		for (size_t i = 0; i < log->nr_sys_lines && i < 3; i++)
-			sb_addf(&sb, "%s%s", i ? "; " : ": ", log->sys_lines[i]);
+		/* its emergency status line first, then its log lines */
+		for (int pass = 0, n = 0; pass < 2; pass++)
+			for (size_t i = 0; i < log->nr_sys_lines && n < 3; i++) {
+				const char *l = log->sys_lines[i];
+
+				if ((pass == 0) != !strncmp(l, KF_SYS_EMERG_PREFIX,
+							    strlen(KF_SYS_EMERG_PREFIX)))
+					continue;
+				sb_addf(&sb, "%s%s", n++ ? "; " : ": ", l);
+			}
 		if (log->freeze)
 			sb_add(&sb, "; it froze (" KF_SYS_FREEZE_TEXT ")");
 		config_check(&sb, in);

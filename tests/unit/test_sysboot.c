@@ -273,6 +273,41 @@ static void test_raw_console_tiny_systemd(void **state)
 	kf_log_free(&log);
 }
 
+/*
+ * The small flavour with CGROUPS off (tiny-systemd's fragments, VIRTIO_BLK=y,
+ * no initrd): systemd cannot mount its cgroup file systems and freezes;
+ * the cause has its own lines, the emergency one first, and the config
+ * check's CGROUPS. The static-init boot of the same kernel passes.
+ */
+static void test_systemd_refused_no_cgroups(void **state)
+{
+	const struct kf_sys_inputs in = { .config_record = D "tiny-no-cgroups.config.json" };
+	struct kf_log log;
+	char *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "systemd-refused-tiny-no-cgroups.log"), KF_SYSTEMD_REFUSED);
+	assert_true(log.freeze);
+	assert_true(log.root_mounted);
+	assert_false(log.multi_user);
+	assert_int_equal(kf_log_outcome(&log), KF_SYSTEMD_REFUSED);
+	c = kf_sys_cause(&log, KF_SYSTEMD_REFUSED, &in);
+	assert_non_null(strstr(c, "systemd refused to start: [!!!!!!] Failed to mount API file"));
+	assert_non_null(strstr(c, "Failed to mount cgroup at /sys/fs/cgroup/systemd"));
+	assert_null(strstr(c, "autofs4"));
+	assert_non_null(strstr(c, "(the config check names what systemd 252 lacks: CGROUPS)"));
+	free(c);
+	kf_log_free(&log);
+
+	/* the same kernel, kflavour's static init: pass, and not read as a
+	 * system boot */
+	kf_log_init(&log);
+	assert_int_equal(kf_log_parse_file(&log, D "static-pass-tiny-no-cgroups.log"), 0);
+	assert_false(log.system);
+	assert_int_equal(kf_log_verdict(&log), KF_PASS);
+	kf_log_free(&log);
+}
+
 /* --timeout 20: systemd was still starting; timeout, not hang. */
 static void test_timeout(void **state)
 {
@@ -366,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_failed_unit),
 		cmocka_unit_test(test_failed_unit_tiny_kernel),
 		cmocka_unit_test(test_raw_console_tiny_systemd),
+		cmocka_unit_test(test_systemd_refused_no_cgroups),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_record_read),
 		cmocka_unit_test(test_drive_and_cmdline),
