@@ -83,6 +83,40 @@ check_eq "nothing left beside the O= directory (no .deb, .changes, .buildinfo in
 check_eq "no deb.tmp, deb.old or debian/ left in the O= directory" \
 	"$(ls -d "$k/$f/deb.tmp" "$k/$f/deb.old" "$k/$f/debian" 2>/dev/null || true)" ""
 
+# --- package-record and package-changelog alone, under valgrind --------------
+vg() {	# vg DESC CMD...
+	local desc=$1; shift
+	if valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$@" > "$kf_tmp/vg.out" 2>&1; then ok "valgrind: $desc"
+	else not_ok "valgrind: $desc"; tail -n 20 "$kf_tmp/vg.out" | diag; fi
+}
+v=$kf_tmp/vg
+mkdir -p "$v/from" "$v/to"
+cp "$d"/*.deb "$d"/*.buildinfo "$d"/*.changes "$v/from/"
+sde=$(jq -r .source_date_epoch "$j")
+vg "package-record on the real packages (copies)" "$KF_TOOLS/package-record" --flavour $f --kver 6.1 \
+	--changes "$v/from/$(jq -r .changes "$j")" --to "$v/to" --dir "$v/final" \
+	--source-date-epoch "$sde" --log "$k/$f/deb.log" --quiet
+strip() { jq -c 'del(.dir) | .packages[] |= del(.path)' "$1"; }
+check_eq "package-record alone writes the same record (but for its paths)" "$(strip "$v/to/deb.json")" "$(strip "$j")"
+check_eq "and moved every file the .changes lists, and the .changes" \
+	"$(ls "$v/from" | wc -l) $(ls "$v/to" | grep -vc deb.json)" "0 $(ls "$d" | grep -vc deb.json)"
+printf 'x (1) d; urgency=low\n\n  * c\n\n -- kflavour <k@k>  Mon, 07 Dec 2026 14:00:00 +0000\n' > "$v/changelog"
+SOURCE_DATE_EPOCH=0 vg "package-changelog" "$KF_TOOLS/package-changelog" "$v/changelog"
+check_eq "package-changelog: the trailer dated SOURCE_DATE_EPOCH" "$(tail -n 1 "$v/changelog")" \
+	" -- kflavour <k@k>  Thu, 01 Jan 1970 00:00:00 +0000"
+check_fails "package-changelog without SOURCE_DATE_EPOCH: named, exit 2" 2 'SOURCE_DATE_EPOCH is not set' \
+	env -u SOURCE_DATE_EPOCH "$KF_TOOLS/package-changelog" "$v/changelog"
+# A package that is not what its .changes says: named, nothing written.
+mkdir -p "$v/bad" "$v/bad-to"
+cp "$d"/*.deb "$d"/*.buildinfo "$d"/*.changes "$v/bad/"
+printf 'x' >> "$v/bad/$(basename "$img")"
+check_fails "package-record: a package whose SHA-256 is not the .changes': named, exit 2" 2 \
+	"$(basename "$img"): size or SHA-256 is not what .* lists" \
+	"$KF_TOOLS/package-record" --flavour $f --kver 6.1 --changes "$v/bad/$(jq -r .changes "$j")" \
+	--to "$v/bad-to" --dir "$v/final" --source-date-epoch "$sde"
+check_eq "and no record written" "$(ls "$v/bad-to/deb.json" 2>/dev/null || true)" ""
+
 # --- again: unchanged, nothing; the packages made again, the same bytes ---
 sums() { jq -r '.packages[] | "\(.file) \(.sha256)"' "$j"; }
 before=$(sums) stamp=$(stat -c %y "$j")
