@@ -451,9 +451,12 @@ int main(void)
 		fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
 		     KF_DEBUG_EXIT_PORT, strerror(errno));
 
-	/* The report: KTAP, then the facts gathered, uptime, end marker. */
+	/* The report: KTAP, then the facts gathered, uptime, end marker;
+	 * first a newline, which ends a line something else left open (a
+	 * login prompt has none). */
 	if (console >= 0)
 		dup2(console, 1);
+	kf_out("\n", 1);
 	print_ktap();
 	if (tmp >= 0 && lseek(tmp, 0, SEEK_SET) == 0) {
 		ssize_t got;

@@ -371,11 +371,11 @@ static void test_drive_and_cmdline(void **state)
 
 	(void)state;
 	assert_string_equal(d, "if=virtio,format=raw,snapshot=on,file=/out/a,,b/image.raw");
-	assert_string_equal(a, "root=/dev/vda rw quiet");
+	assert_string_equal(a, "root=/dev/vda rw systemd.mask=serial-getty@ttyS0.service quiet");
 	free(d);
 	free(a);
 	a = kf_sys_append(NULL);
-	assert_string_equal(a, "root=/dev/vda rw");
+	assert_string_equal(a, "root=/dev/vda rw systemd.mask=serial-getty@ttyS0.service");
 	free(a);
 }
 
