@@ -52,7 +52,7 @@ bisect: export KF_BISECT_OLDDEFCONFIG = $(call kbuild_env,bisect-$(bisect_name))
 bisect: export KF_BISECT_BUILD = $(call kbuild_env,bisect-$(bisect_name)) \
 	$(MAKE) -C $(src) O=$(bisect_work) bzImage
 bisect: export KF_BISECT_BOOT = $(tools)/boot-runner --kernel $(bisect_work)/arch/x86/boot/bzImage \
-	--initrd $(initramfs) --recipe flavours/$(bad).flavour --cpu $(bisect_cpu) --models $(boot_models) \
+	--initrd $(initramfs) --flavour-record $(kdir)/$(bad)/flavour.json --cpu $(bisect_cpu) --models $(boot_models) \
 	--kver $(kver) --timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
 	--quiet --out "$$1"
 bisect: MAKEOVERRIDES :=

@@ -81,11 +81,11 @@ $(foreach f,$(all_flavours),$(eval $(kdir)/$(f)/arch/x86/boot/bzImage: $(kdir)/$
 # The runner is order-only: changing it does not invalidate records.
 define boot_record
 $(kdir)/$(1)/boot/$(2).json: $(kdir)/$(1)/arch/x86/boot/bzImage $(initramfs) \
-		flavours/$(1).flavour $(call model_stamp,$(2)) $(qemu_bios) \
+		$(kdir)/$(1)/flavour.json $(call model_stamp,$(2)) $(qemu_bios) \
 		$(if $(wildcard $(kdir)/$(1)/boot/$(2).retry),kf-records-force) | $(tools)/boot-runner
 	@rm -f $(kdir)/$(1)/boot/$(2).retry
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
-		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(2) \
+		--initrd $(initramfs) --flavour-record $(kdir)/$(1)/flavour.json --cpu $(2) \
 		--models $(boot_models) --kver $(kver) --out $(kdir)/$(1)/boot \
 		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \
 		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch $(kdir)/$(1)/boot/$(2).retry; }

@@ -30,7 +30,7 @@
  *          does: only the warning reaches the console (quiet_console()).
  *
  * kflavour.c2c= runs one workload of the c2c stage (docs/c2c.md) between
- * the window markers of c2c/c2c.h, then reports as usual: its test
+ * the window markers of lib/c2c.h, then reports as usual: its test
  * c2c_workload, and the facts c2c.workload, c2c.iterations, c2c.unit.
  *   calib-8 calib-64 calib-128 calib-same
  *          two processes pinned to CPU 0 and CPU 1 each increment a counter
@@ -63,7 +63,7 @@
 
 #include "console.h"
 #include "guest.h"
-#include "../c2c/c2c.h"
+#include "../lib/c2c.h"
 
 #define LKDTM_FILE	"/sys/kernel/debug/provoke-crash/DIRECT"
 #define MAX_TESTS	16

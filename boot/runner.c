@@ -3,7 +3,7 @@
  * runner.c - boot one flavour's kernel on one CPU model in QEMU (TCG), watch
  * the console, decide the verdict, write the boot log and record.
  *
- *   boot-runner --kernel BZIMAGE --initrd CPIO --recipe FLAVOUR-FILE
+ *   boot-runner --kernel BZIMAGE --initrd CPIO --flavour-record FLAVOUR-JSON
  *               [--cpu NAME] [--models boot/cpu-models] [--kver KVER]
  *               --out DIR [--append ARGS] [--expect VERDICT]
  *               [--timeout S] [--hang-timeout S] [--qemu PROGRAM]
@@ -12,7 +12,9 @@
  *       writes DIR/<cpu>.log and DIR/<cpu>.json; prints
  *       "  BOOT    <flavour> on <cpu>: <verdict> (<seconds> s)";
  *       exits 0 when the verdict is the expected one, 1 when not, 2 on
- *       a usage or setup error (no record written). --memory and --smp
+ *       a usage or setup error (no record written). FLAVOUR-JSON is the
+ *       config stage's out/<kver>/<f>/flavour.json (lib/records.h); --recipe
+ *       FLAVOUR-FILE reads a recipe instead. --memory and --smp
  *       replace the recipe's (c2c runs every flavour on one machine);
  *       --tcg multi runs each vCPU on a host thread of its own (default
  *       single: round robin); each --plugin SPEC is a QEMU "-plugin"
@@ -435,7 +437,7 @@ static void stderr_bytes(struct boot *b, const char *data, size_t n, int flush)
 }
 
 struct opts {
-	const char *kernel, *initrd, *recipe, *cpu, *models, *kver, *out;
+	const char *kernel, *initrd, *recipe, *flavour_record, *cpu, *models, *kver, *out;
 	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
 	const char *memory, *smp, *tcg;
 	/* a system boot (docs/system-boot.md): the root disk's image, and what
@@ -450,7 +452,7 @@ struct opts {
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: boot-runner --kernel BZIMAGE --initrd CPIO --recipe FLAVOUR-FILE --out DIR\n"
+		"usage: boot-runner --kernel BZIMAGE --initrd CPIO --flavour-record FLAVOUR-JSON|--recipe FLAVOUR-FILE --out DIR\n"
 		"                   [--cpu NAME] [--models boot/cpu-models] [--kver KVER]\n"
 		"                   [--append ARGS] [--expect VERDICT] [--timeout S]\n"
 		"                   [--hang-timeout S] [--qemu PROGRAM] [--bios FIRMWARE] [--quiet]\n"
@@ -480,6 +482,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "recipe", required_argument, NULL, 'r' },
+		{ "flavour-record", required_argument, NULL, 'F' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "models", required_argument, NULL, 'm' },
 		{ "kver", required_argument, NULL, 'v' },
@@ -518,6 +521,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'k': o->kernel = optarg; break;
 		case 'i': o->initrd = optarg; break;
 		case 'r': o->recipe = optarg; break;
+		case 'F': o->flavour_record = optarg; break;
 		case 'c': o->cpu = optarg; break;
 		case 'm': o->models = optarg; break;
 		case 'v': o->kver = optarg; break;
@@ -557,7 +561,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage();
 	if (o->parse || o->replay)
 		return;
-	if (!o->kernel || (!o->initrd && !o->disk) || !o->recipe || !o->out)
+	if (!o->kernel || (!o->initrd && !o->disk) || (!o->recipe && !o->flavour_record) || !o->out)
 		usage();
 	if (o->expect && kf_verdict_from_name(o->expect) < 0)
 		kf_die(2, "--expect %s: not a verdict (pass test-fail panic oops refused hang qemu-error)",
@@ -722,8 +726,23 @@ static void setup(struct setup *s, struct opts *o)
 {
 	char err[1024];
 
-	if (kf_recipe_read(o->recipe, &s->recipe, err, sizeof(err)))
+	if (o->flavour_record) {
+		/* The config stage's resolved flavour (lib/records.h), not the recipe. */
+		struct kf_flavour_rec f;
+
+		if (kf_flavour_rec_read(&f, o->flavour_record, KF_MUST, "run make config"))
+			exit(2);	/* said, naming the file and the fix */
+		memset(&s->recipe, 0, sizeof(s->recipe));
+		s->recipe.name = kf_xstrdup(f.h.flavour ? f.h.flavour : "?");
+		s->recipe.path = kf_xstrdup(o->flavour_record);
+		kf_recipe_set(&s->recipe, KF_CPU, f.model ? f.model : "");
+		kf_recipe_set(&s->recipe, KF_SMP, f.smp ? f.smp : "1");
+		kf_recipe_set(&s->recipe, KF_MEMORY, f.memory ? f.memory : "512M");
+		kf_recipe_set(&s->recipe, KF_CMDLINE, f.cmdline ? f.cmdline : "");
+		kf_flavour_rec_free(&f);
+	} else if (kf_recipe_read(o->recipe, &s->recipe, err, sizeof(err))) {
 		kf_die(2, "%s", err);
+	}
 	if (kf_cpu_models_read(&s->models, o->models, err, sizeof(err)))
 		kf_die(2, "%s", err);
 	if (!o->cpu)

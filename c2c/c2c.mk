@@ -70,7 +70,7 @@ c2c_cross_plugins = $(if $(filter 1,$(crosscheck)),--plugin file=$(c2c_insn_plug
 c2c_count = $(if $(filter calib-%,$(1)),user,kernel)
 
 $(eval $(call tool,c2c-record,c2c/record.c c2c/raw.c c2c/attrib.c lib/elf.c $(records_src),-ljansson -lm -lelf))
-$(tools)/c2c-record: c2c/raw.h c2c/c2c.h c2c/attrib.h
+$(tools)/c2c-record: c2c/raw.h lib/c2c.h c2c/attrib.h
 
 # c2c_run FLAVOUR WORKLOAD CPU N: one boot with the plugin, nokaslr: the
 # host maps the kernel image's lines to vmlinux's addresses. The runner exits
@@ -83,10 +83,10 @@ $(call c2c_rundir,$(1),$(2),$(3),$(4))/$(3).json: $(kdir)/$(1)/arch/x86/boot/bzI
 		$(c2c_plugin) $(if $(filter 1,$(crosscheck)),$(c2c_insn_plugin)) \
 		$(call model_stamp,$(3)) $(c2c_machine_stamp) c2c/c2c.mk \
 		$(if $(wildcard $(call c2c_rundir,$(1),$(2),$(3),$(4))/retry),kf-records-force) \
-		| $(tools)/boot-runner
+		| $(tools)/boot-runner $(kdir)/$(1)/flavour.json
 	@rm -f $$(@D)/retry $$(@D)/$(3).raw
 	@$(tools)/boot-runner --kernel $(kdir)/$(1)/arch/x86/boot/bzImage \
-		--initrd $(initramfs) --recipe flavours/$(1).flavour --cpu $(3) \
+		--initrd $(initramfs) --flavour-record $(kdir)/$(1)/flavour.json --cpu $(3) \
 		--models $(boot_models) --kver $(kver) --out $$(@D) --quiet \
 		--memory $(c2c_memory) --smp $(c2c_smp) --tcg $(tcg) --append 'nokaslr kflavour.c2c=$(2)' \
 		--timeout $(boot_timeout) --hang-timeout $(hang_timeout) --bios '$(qemu_bios)' \

@@ -7,7 +7,7 @@
  *   -plugin file=kf-c2c.so,out=FILE[,count=kernel|user][,tcg=single|multi]
  *
  * The guest opens and closes a counting window with two magic NOPs
- * (c2c/c2c.h): only accesses inside it are modelled. count= says which
+ * (lib/c2c.h): only accesses inside it are modelled. count= says which
  * accesses are counted there: kernel (the default; the instruction's
  * virtual address is in the upper half) or user. The model sees every
  * access in the window either way, so counted lines have their real state.
@@ -52,7 +52,7 @@
 
 #include <qemu-plugin.h>
 
-#include "c2c.h"
+#include "../lib/c2c.h"
 
 #if QEMU_PLUGIN_VERSION != 1
 #error "c2c/plugin.c is written for QEMU plugin API 1 (QEMU 7.2); this qemu-plugin.h has another (see docs/c2c.md)"

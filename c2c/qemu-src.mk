@@ -47,7 +47,7 @@ if [ "$$v" != '$(c2c_plugin_api)' ]; then \
 	exit 2; fi
 endef
 
-$(c2c_plugin): c2c/plugin.c c2c/c2c.h $$(qemu_src)/VERSION $$(c2c_plugin_dir)/qemu-plugins.ok
+$(c2c_plugin): c2c/plugin.c lib/c2c.h $$(qemu_src)/VERSION $$(c2c_plugin_dir)/qemu-plugins.ok
 	@$(c2c_api_check)
 	$(hostcc_cmd)$(HOSTCC) $(plugin_cflags) -I$(qemu_src)/include/qemu -o $@.tmp c2c/plugin.c && mv $@.tmp $@
 

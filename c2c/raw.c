@@ -3,7 +3,7 @@
  * raw.c - read the plugin's raw output; median and spread (raw.h).
  */
 #include "raw.h"
-#include "c2c.h"
+#include "../lib/c2c.h"
 #include "../lib/kf.h"
 
 #include <inttypes.h>

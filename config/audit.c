@@ -49,7 +49,7 @@
 #include "../lib/renames.h"
 #include "../lib/record.h"
 #include "audit.h"
-#include "kconf.h"
+#include "../lib/kconf.h"
 #include "sysreq.h"
 
 #include <errno.h>

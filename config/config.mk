@@ -76,14 +76,14 @@ kconfig_flags = $(shell grep -q 'struct list_head menus;' $(kconfig_expr_h) && e
 	$(shell grep -q 'const char \*filename;' $(kconfig_expr_h) && echo -DKF_MENU_FILENAME) \
 	-isystem $(src)/scripts/kconfig -isystem $(src)/scripts/include -isystem $(kconfig_dir)
 
-# Kconfig's compiler probes come from $(KF_PROBE_CACHE) (config/probes.c,
+# Kconfig's compiler probes come from $(KF_PROBE_CACHE) (lib/probes.c,
 # which answers kconfig's popen() calls): about 60 probes, most of a parse.
 probes_wrap := -Wl,--wrap=popen,--wrap=pclose
 # kconfig_tool NAME, SOURCES: $(ktools)/NAME, the tool template's build
-# with config/kconf.c and this tree's kconfig objects.
+# with lib/kconf.c and this tree's kconfig objects.
 define kconfig_tool
-$(call tool,$(1),$(2) config/kconf.c config/probes.c lib/proc.c lib/sha256.c $(records_src),$(kconfig_objs) -ljansson -lcrypto $(probes_wrap),$(ktools),$$(kconfig_flags))
-$(ktools)/$(1): config/kconf.h $(kdir)/kconfig/.built
+$(call tool,$(1),$(2) lib/kconf.c lib/probes.c lib/proc.c lib/sha256.c $(records_src),$(kconfig_objs) -ljansson -lcrypto $(probes_wrap),$(ktools),$$(kconfig_flags))
+$(ktools)/$(1): lib/kconf.h $(kdir)/kconfig/.built
 endef
 $(eval $(call kconfig_tool,config-audit,config/audit.c config/explain.c config/misses.c config/sysreq.c))
 $(eval $(call kconfig_tool,config-diff,config/diff.c config/kdiff.c))
@@ -116,9 +116,17 @@ $(tinyconfig_base): $(kdir)/kconfig/.built $(out)/toolchain.stamp
 # A flavour on a base other than tinyconfig (recipe key 'base') merges onto
 # that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
+# The flavour resolved once for this tree (config/flavour.schema.json): the
+# later stages take it, not the recipe. Rewritten only when it changes
+# (config-flavours --record leaves an equal file alone), so an edit of
+# another recipe re-boots nothing.
+$(kdir)/$(1)/flavour.json: $(flavours_mk) $(tools)/config-flavours
+	@mkdir -p $$(@D)
+	@$(tools)/config-flavours --record $(kver) $(1) $$@
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
 		fragments/renames fragments/systemd.needs config/merge.sh $(tools)/config-lint $(ktools)/config-audit $(tools)/config-policy fragments/policy \
-		$(wildcard $($(1)_base_file)) $(if $($(1)_base_file),,$(tinyconfig_base)) | $(kdir)/policy.checked
+		$(wildcard $($(1)_base_file)) $(if $($(1)_base_file),,$(tinyconfig_base)) | $(kdir)/policy.checked \
+		$(kdir)/$(1)/flavour.json
 	@KF_LINT='$(tools)/config-lint' KF_POLICY='$(tools)/config-policy' KF_TINY='$(tinyconfig_base)' \
 		KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
 		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/config-audit' $($(1)_fragment_files)

@@ -6,11 +6,11 @@
  *
  * In full up to N (default KF_DIFF_FULL_MAX) differences, else by Kconfig
  * menu (config/kdiff.c), each side labelled with its flavour (the folder
- * of its config). Linked with the tree's kconfig (config/kconf.c), which
+ * of its config). Linked with the tree's kconfig (lib/kconf.c), which
  * reads A. Exit 0, or 2 on a usage or I/O error.
  */
 #include "../lib/kf.h"
-#include "kconf.h"
+#include "../lib/kconf.h"
 #include "kdiff.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
 #include "../lib/kf.h"
 #include "../lib/renames.h"
 #include "audit.h"
-#include "kconf.h"
+#include "../lib/kconf.h"
 
 #include <errno.h>
 #include <stdio.h>

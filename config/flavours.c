@@ -19,6 +19,7 @@
  */
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
+#include "../lib/record.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -173,6 +174,61 @@ static void print_make(const struct kf_recipe *r, const char *kver)
 	free(base);
 }
 
+/*
+ * --record KVER FLAVOUR FILE: the flavour resolved once for KVER, the config
+ * stage's record (config/flavour.schema.json, read by lib/records.c's
+ * kf_flavour_rec_read()). FILE is left alone when it already says the
+ * same (Kbuild's filechk): a make that rewrote flavours.mk for another
+ * recipe re-boots nothing.
+ */
+static void record(const char *kver, const char *name, const struct kf_cpu_models *models,
+		   const char *out)
+{
+	char *path = kf_xasprintf("flavours/%s.flavour", name), err[1024], *base, *text, *old;
+	char *list, *save = NULL;
+	const struct kf_cpu_model *m;
+	struct kf_recipe r;
+	json_t *rec, *frags = json_array();
+
+	if (kf_recipe_read(path, &r, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	if (check_refs(&r, kver, models, err, sizeof(err)) < 0)
+		kf_die(2, "%s", err);
+	m = kf_cpu_model_find(models, r.value[KF_CPU]);
+	list = kf_xstrdup(r.value[KF_FRAGMENTS]);
+	for (char *f = strtok_r(list, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+		char *p = fragment_path(kver, f);
+
+		json_array_append_new(frags, json_string(p));
+		free(p);
+	}
+	free(list);
+	base = base_file(&r, kver);
+	rec = kf_record_new("flavour", r.name, kver, NULL);
+	json_object_set_new(rec, "recipe", json_string(path));
+	json_object_set_new(rec, "fragments", frags);
+	json_object_set_new(rec, "base", json_pack("{s:s, s:o}", "name", r.value[KF_BASE], "file",
+						   *base ? json_string(base) : json_null()));
+	json_object_set_new(rec, "model", json_pack("{s:s, s:s, s:s}", "name", m->name,
+						    "cpu", m->cpu_string, "expect", m->expect));
+	json_object_set_new(rec, "memory", json_string(r.value[KF_MEMORY]));
+	json_object_set_new(rec, "smp", json_string(r.value[KF_SMP]));
+	json_object_set_new(rec, "cmdline", json_string(r.value[KF_CMDLINE]));
+	json_object_set_new(rec, "group", json_string(r.value[KF_GROUP]));
+	text = kf_record_text(rec);
+	old = kf_read_file(out, NULL);
+	if (!text)
+		kf_die(2, "out of memory");
+	if ((!old || strcmp(old, text) != 0) && kf_write_atomic(out, text, strlen(text)))
+		kf_die(2, "%s: %s; is out/ writable?", out, strerror(errno));
+	free(old);
+	free(text);
+	free(base);
+	json_decref(rec);
+	kf_recipe_free(&r);
+	free(path);
+}
+
 /* --suggest NAME FLAVOUR...: print the FLAVOURs near NAME, space-separated. */
 static int suggest(const char *name, int argc, char **argv)
 {
@@ -220,15 +276,16 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "suggest", required_argument, NULL, 's' },
 		{ "fragments", no_argument, NULL, 'f' },
+		{ "record", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *kver, *near = NULL, *usage =
-		"usage: flavours [--list] KVER | --fragments KVER FLAVOUR | --suggest NAME FLAVOUR...";
+		"usage: flavours [--list] KVER | --fragments KVER FLAVOUR | --record KVER FLAVOUR FILE | --suggest NAME FLAVOUR...";
 	struct kf_cpu_models models;
 	struct kf_recipe *r;
 	char **paths, **errs, merr[1024];
 	size_t n;
-	int list = 0, frags = 0, c;
+	int list = 0, frags = 0, rec = 0, c;
 
 	kf_prog = "flavours";
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
@@ -238,16 +295,23 @@ int main(int argc, char **argv)
 			near = optarg;
 		else if (c == 'f')
 			frags = 1;
+		else if (c == 'r')
+			rec = 2;
 		else
 			kf_die(2, "%s", usage);
 	}
 	if (near)
 		return suggest(near, argc - optind, argv + optind);
-	if (optind + 1 + frags != argc)
+	if (optind + 1 + frags + rec != argc || (frags && rec))
 		kf_die(2, "%s", usage);
 	kver = argv[optind];
 	if (kf_cpu_models_read(&models, KF_CPU_MODELS, merr, sizeof(merr)) < 0)
 		kf_die(2, "%s", merr);
+	if (rec) {
+		record(kver, argv[optind + 1], &models, argv[optind + 2]);
+		kf_cpu_models_free(&models);
+		return 0;
+	}
 	if (frags) {
 		fragments(kver, argv[optind + 1], &models);
 		kf_cpu_models_free(&models);

@@ -9,11 +9,11 @@
  * (null when it has none: defaults and selects set it) and where it is
  * defined, as "file:line"; a symbol this tree does not define is null.
  * make bisect names its culprits with it. Linked with the tree's kconfig
- * (config/kconf.c), which reads FINAL. Exit 2 on a usage or I/O error.
+ * (lib/kconf.c), which reads FINAL. Exit 2 on a usage or I/O error.
  */
 #include "../lib/kf.h"
 #include "../lib/record.h"
-#include "kconf.h"
+#include "../lib/kconf.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -4,7 +4,7 @@
  *
  *   config-savedefconfig --srctree SRC [--write-back] CONFIG DEFCONFIG...
  *
- * For each pair, reads CONFIG with the tree's own kconfig (config/kconf.c)
+ * For each pair, reads CONFIG with the tree's own kconfig (lib/kconf.c)
  * and writes DEFCONFIG as the tree's savedefconfig writes it; --write-back
  * first writes the first CONFIG back as 'make olddefconfig' would (an
  * edited .config, resolved before it is compared). The kernel's
@@ -13,7 +13,7 @@
  * check-defconfigs, make savefragment). Exit 2 on a usage or I/O error.
  */
 #include "../lib/kf.h"
-#include "kconf.h"
+#include "../lib/kconf.h"
 
 #include <errno.h>
 #include <getopt.h>

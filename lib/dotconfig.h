@@ -119,7 +119,7 @@ const char *kf_config_value(const struct kf_config *c, const char *name);
 const char *kf_config_menu(const struct kf_config *c, const char *name);
 /* Menu titles, outermost first, joined as every menu path is shown:
  * "General setup > Control Group support"; malloc'ed, NULL when n is 0.
- * config/kconf.c's kf_menu_path() (the tree's whole path) joins with it. */
+ * lib/kconf.c's kf_menu_path() (the tree's whole path) joins with it. */
 char *kf_menu_join(const char *const *outer, size_t n);
 
 #endif /* KF_DOTCONFIG_H */

@@ -7,7 +7,8 @@
  * Every record starts with the same five keys, so a reader can tell what it
  * holds and from which format before reading on (docs/architecture.md):
  *
- *   "record":  "config", "build", "boot" or "report"
+ *   "record":  its kind: "flavour", "config", "build", "boot", "c2c", "report"...
+ *              (each schema's "record" constant; docs/architecture.md)
  *   "format":  KF_RECORD_FORMAT; raised when a field changes meaning
  *   "flavour": the flavour (null in report.json: it has several)
  *   "kver":    the tree, "6.1" (fragments/<kver>/, out/<kver>/)

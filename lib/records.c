@@ -972,3 +972,48 @@ void kf_sysboot_rec_free(struct kf_sysboot_rec *s)
 	boot_init(&s->b);
 	s->multi_user_seconds = s->userspace_seconds = NAN;
 }
+
+/* ---- flavour.json -------------------------------------------------------- */
+
+int kf_flavour_rec_read(struct kf_flavour_rec *f, const char *path, enum kf_need need,
+			const char *fix)
+{
+	json_t *j, *base, *model;
+
+	memset(f, 0, sizeof(*f));
+	j = load(&f->h, path, "flavour", need, fix);
+	if (!j)
+		return -1;
+	f->recipe = str(j, "recipe");
+	f->fragments = strs(j, "fragments", &f->nfragments);
+	base = json_object_get(j, "base");
+	f->base = str(base, "name");
+	f->base_file = str(base, "file");
+	model = json_object_get(j, "model");
+	f->model = str(model, "name");
+	f->model_cpu = str(model, "cpu");
+	f->model_expect = str(model, "expect");
+	f->memory = str(j, "memory");
+	f->smp = str(j, "smp");
+	f->cmdline = str(j, "cmdline");
+	f->group = str(j, "group");
+	json_decref(j);
+	return 0;
+}
+
+void kf_flavour_rec_free(struct kf_flavour_rec *f)
+{
+	free_head(&f->h);
+	free(f->recipe);
+	free_strs(f->fragments, f->nfragments);
+	free(f->base);
+	free(f->base_file);
+	free(f->model);
+	free(f->model_cpu);
+	free(f->model_expect);
+	free(f->memory);
+	free(f->smp);
+	free(f->cmdline);
+	free(f->group);
+	memset(f, 0, sizeof(*f));
+}

@@ -12,6 +12,7 @@
  *   <flavour>/system/image.json struct kf_image_rec    kf_image_rec_read()
  *   <flavour>/deb/deb.json      struct kf_deb_rec      kf_deb_rec_read()
  *   <flavour>/sysboot/<cpu>.json struct kf_sysboot_rec kf_sysboot_rec_read()
+ *   <flavour>/flavour.json      struct kf_flavour_rec  kf_flavour_rec_read()
  *
  * lib/record.c stays the one JSON layer: every reader here goes through its
  * kf_record_load(). What a reader guarantees when it returns 0:
@@ -401,5 +402,27 @@ struct kf_sysboot_rec {
 int kf_sysboot_rec_read(struct kf_sysboot_rec *s, const char *path, enum kf_need need,
 			const char *fix);
 void kf_sysboot_rec_free(struct kf_sysboot_rec *s);
+
+/* ---- flavour.json (config/flavour.schema.json): a flavour resolved ------ */
+
+/* The config stage's record of a flavour resolved once for a tree
+ * (config-flavours --record): the recipe it came from, its fragment files
+ * for this kver in merge order, its base and that base's file, its CPU
+ * model (name, QEMU's -cpu, the verdict it expects), QEMU's memory and
+ * smp, the extra command line and the group. Later tools take this record
+ * (or the flavour's name and out=) and never the recipe. */
+struct kf_flavour_rec {
+	struct kf_rec_head h;
+	char *recipe;
+	char **fragments;
+	size_t nfragments;
+	char *base, *base_file;		/* base_file NULL for tinyconfig */
+	char *model, *model_cpu, *model_expect;
+	char *memory, *smp, *cmdline, *group;
+};
+
+int kf_flavour_rec_read(struct kf_flavour_rec *f, const char *path, enum kf_need need,
+			const char *fix);
+void kf_flavour_rec_free(struct kf_flavour_rec *f);
 
 #endif /* KF_RECORDS_H */

@@ -3,7 +3,7 @@
  * sha256.c - SHA-256 (OpenSSL's EVP) of a file or a buffer. The build facts
  * name the bzImage by it, and each boot record names the bzImage it booted,
  * so the report can tell a boot of an earlier build; the Kconfig probe cache
- * (config/probes.c) names its entries by it. Linked only into the tools that
+ * (lib/probes.c) names its entries by it. Linked only into the tools that
  * need it (they add -lcrypto).
  */
 #include "kf.h"

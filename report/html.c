@@ -6,7 +6,7 @@
  * relative to out/<kver>/), bar charts, the config diff and the console
  * diffs. Every piece of text is escaped.
  */
-#include "page.h"
+#include "../lib/page.h"
 #include "render.h"
 
 #include <math.h>

@@ -9,18 +9,18 @@
 #   (cpu= is the boot targets' models, one meaning everywhere: refused here)
 
 # The model (report/report.h), its renderers (report/render.h) and the page
-# frame (report/page.h: report.css built in, upgrade-report's too): report,
+# frame (lib/page.h: report.css built in, upgrade-report's too): report,
 # report-kcidb and test_report_model (tests/tests.mk) link the same list.
-report_page := report/page.c
+report_page := lib/page.c
 report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.c \
 	lib/logdiff.c report/rows.c report/table.c report/json.c \
 	report/html.c report/svg.c report/c2c.c report/ktap.c report/junit.c \
 	$(report_page) $(records_src)
-$(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: report/page.h report/report.css
+$(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: lib/page.h report/report.css
 $(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
 $(tools)/report: report/report.h report/render.h lib/logdiff.h boot/console.h
 $(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/render.h lib/logdiff.h \
-	report/page.h report/report.css boot/console.h
+	lib/page.h report/report.css boot/console.h
 
 # Each selected flavour with its fragment files, in merge order:
 # generic=fragments/base.config,fragments/probe.config,...
@@ -80,6 +80,7 @@ check-records:
 		/usr/bin/python3 -W ignore -m jsonschema "$${args[@]}" "$$schema" || exit 1; \
 		echo "  RECORDS $$# $$what valid against $$schema"; \
 	}; \
+	valid config/flavour.schema.json "flavour records" $(kdir)/*/flavour.json; \
 	valid config/config.schema.json config.json $(kdir)/*/config.json; \
 	valid build/build.schema.json build.json $(kdir)/*/build.json; \
 	valid boot/boot.schema.json "boot records" $(kdir)/*/boot/*.json; \

@@ -16,6 +16,7 @@ $(eval $(call unit_test,test_util,,))
 $(eval $(call unit_test,test_elf,lib/elf.c,-lelf))
 $(eval $(call unit_test,test_record,lib/record.c,-ljansson))
 $(eval $(call unit_test,test_records,$(records_src),-ljansson))
+$(eval $(call unit_test,test_flavour_rec,$(records_src),-ljansson))
 $(eval $(call unit_test,test_dotconfig,,))
 $(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
@@ -40,11 +41,11 @@ $(out)/tests/test_bisect_split: bisect/split.h
 $(eval $(call unit_test,test_bisect_search,bisect/search.c bisect/split.c,))
 $(out)/tests/test_bisect_search: bisect/search.h bisect/split.h
 $(eval $(call unit_test,test_c2c_raw,c2c/raw.c,))
-$(out)/tests/test_c2c_raw: c2c/raw.h c2c/c2c.h
+$(out)/tests/test_c2c_raw: c2c/raw.h lib/c2c.h
 # The plugin's model without QEMU: plugin.c included against a declaration-
 # only qemu-plugin.h (tests/unit/qemu-stub/), its callbacks fed by hand.
 $(eval $(call unit_test,test_c2c_model,c2c/raw.c,-Itests/unit/qemu-stub))
-$(out)/tests/test_c2c_model: c2c/plugin.c c2c/raw.h c2c/c2c.h tests/unit/qemu-stub/qemu-plugin.h
+$(out)/tests/test_c2c_model: c2c/plugin.c c2c/raw.h lib/c2c.h tests/unit/qemu-stub/qemu-plugin.h
 $(eval $(call unit_test,test_report_model,$(report_lib_src),-ljansson -lm))
 
 .PHONY: check unit-tests

@@ -10,7 +10,7 @@
  */
 #include "../lib/kf.h"
 #include "../lib/record.h"
-#include "../report/page.h"
+#include "../lib/page.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -116,7 +116,7 @@ static void print_details(json_t *f)
 	}
 }
 
-/* ---- HTML: report.html's page and style sheet (report/page.c) -------- */
+/* ---- HTML: report.html's page and style sheet (lib/page.c) -------- */
 
 /* New prompts shown in full, grouped by menu; more are folded by menu. */
 #define SCREEN 30

@@ -30,7 +30,7 @@
 #include "../lib/records.h"
 #include "../lib/fragment.h"
 #include "../lib/renames.h"
-#include "../config/kconf.h"
+#include "../lib/kconf.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -47,7 +47,7 @@ check "... generic's, read second, is the committed one" cmp "$sd/generic.def" d
 check_fails "config-savedefconfig: a CONFIG without its DEFCONFIG is a usage error" 2 \
 	'usage: config-savedefconfig --srctree SRC' "$k/tools/config-savedefconfig" --srctree "$k/src" "$sd/.config"
 
-# Kconfig's compiler probes come from KF_PROBE_CACHE (config/probes.c). A
+# Kconfig's compiler probes come from KF_PROBE_CACHE (lib/probes.c). A
 # compiler that logs its runs shows which parse ran them: the first runs
 # them and fills an empty cache, the second runs none and writes the same
 # .config, make olddefconfig's; a compiler the cache has not seen (the same
@@ -66,7 +66,7 @@ probe_parse() {	# probe_parse NAME [ENV...]: edited mpsc written back; prints th
 	grep -q 'left .* behind' "$kf_tmp/parse.out" && echo "left its directory"
 	grep -cvx -- --version "$cc.log"
 }
-# The filling parse runs under valgrind (probes.c's own memory, with kconfig's).
+# The filling parse runs under valgrind (lib/probes.c's own memory, with kconfig's).
 pre=(valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect
 	--errors-for-leak-kinds=definite,indirect --error-exitcode=99)
 probed=$(probe_parse fill)

@@ -12,7 +12,7 @@
 . tests/lint.sh
 o=$KF_OUT
 
-# The headers of the tree's kconfig parser, which config/kconf.c and the
+# The headers of the tree's kconfig parser, which lib/kconf.c and the
 # tools on it include, and those Kbuild generates for it: make check's
 # prerequisites make neither (a no-op once 15-config has run).
 check "the 6.1 tree and its kconfig parser are made" make tree "$o/6.1/kconfig/.built" out="$o"

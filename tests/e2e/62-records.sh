@@ -8,7 +8,7 @@ o=$KF_OUT
 check "make report: the records of every stage" make report flavour="$check_flavours" out="$o"
 make check-records flavour="$check_flavours" out="$o" > "$kf_tmp/records" 2>&1 && ok "make check-records" ||
 	{ not_ok "make check-records"; diag < "$kf_tmp/records"; }
-for kind in config.json build.json boot report.json; do
+for kind in flavour config.json build.json boot report.json; do
 	check "check-records read the $kind records" grep -q "RECORDS [1-9][0-9]* ${kind%.json}" "$kf_tmp/records"
 done
 v() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
@@ -16,6 +16,13 @@ check_eq "each record's header" \
 	"$(for r in "$o"/6.1/mpsc/config.json "$o"/6.1/mpsc/build.json "$o"/6.1/mpsc/boot/nocona.json; do
 		jq -c '[.record, .format, .flavour, .kver, (.release | test("^6\\.1\\."))]' "$r"; done | tr -d '\n')" \
 	'["config",1,"mpsc","6.1",true]["build",1,"mpsc","6.1",true]["boot",1,"mpsc","6.1",true]'
+# Issue 47: the flavour resolved once, the record boot-runner takes.
+check_eq "flavour.json: mpsc resolved for 6.1 (its recipe's model, memory, smp, fragments)" \
+	"$(jq -c '[.record, .flavour, .kver, .recipe, .model.name, .memory, .smp, (.fragments | length), .base.name]' "$o/6.1/mpsc/flavour.json")" \
+	'["flavour","mpsc","6.1","flavours/mpsc.flavour","nocona","1G+256M","2,sockets=1,cores=1,threads=2",6,"tinyconfig"]'
+check_fails "boot-runner refuses a config record given as the flavour's, naming it" 2 \
+	"$o/6.1/mpsc/config.json: .*run make config" "$o/tools/boot-runner" --kernel "$o/6.1/mpsc/arch/x86/boot/bzImage" \
+	--initrd "$o/6.1/initramfs.cpio.gz" --flavour-record "$o/6.1/mpsc/config.json" --out "$kf_tmp/nb"
 check_eq "config.json: the CPU choice and line size from the tree's kconfig" \
 	"$(jq -c '[.cpu_choice, .l1_cache_shift, (.cpu_choice_values | index("MPSC") != null)]' "$o/6.1/mpsc/config.json")" \
 	'["MPSC",7,true]'

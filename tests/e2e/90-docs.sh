@@ -48,6 +48,30 @@ done
 [[ $dline == d=* ]] && [ ${#greps[@]} -gt 8 ] && ok "docs/architecture.md: $((${#greps[@]} - 1)) one-reader greps" ||
 	not_ok "docs/architecture.md: the one-reader greps (${#greps[@]} lines, first '$dline')"
 check_eq "each one-reader grep prints its reader in lib/ and nothing else" "${wrong[*]}" ""
+# Issue 47: docs/architecture.md names every tool the tool templates build
+# (mk/tools.mk's tool and config/config.mk's kconfig_tool, wherever a stage
+# calls them) in its tools table, and every record kind (each schema's
+# "record" constant) in its record-header table.
+mapfile -t tools < <(grep -ohE 'call (kconfig_)?tool,[a-z0-9-]+' Makefile mk/*.mk */*.mk | sed 's/.*tool,//' | sort -u)
+table=$(sed -n '/^## Host tools/,/^## out/p' docs/architecture.md)
+missing=()
+for t in "${tools[@]}"; do grep -qF "\`$t\`" <<< "$table" || missing+=("$t"); done
+[ ${#tools[@]} -gt 20 ] && ok "the tool templates build ${#tools[@]} tools" || not_ok "tools of the templates (${#tools[@]} found)"
+check_eq "every tool of the templates is in docs/architecture.md's tools table" "${missing[*]}" ""
+mapfile -t kinds < <(for f in */*.schema.json; do jq -r '.properties.record.const // empty' "$f"; done | sort -u)
+header=$(grep '^| `record` |' docs/architecture.md)
+missing=()
+for k in "${kinds[@]}"; do grep -qF "\`$k\`" <<< "$header" || missing+=("$k"); done
+[ ${#kinds[@]} -gt 5 ] && ok "the schemas declare ${#kinds[@]} record kinds" || not_ok "record kinds of the schemas (${#kinds[@]} found)"
+check_eq "every record kind is in docs/architecture.md's record-header table" "${missing[*]}" ""
+# No tool outside lib/ includes another stage's header except through lib/:
+# a stage's C includes its own folder's headers and lib/'s (the unit tests,
+# which link the code they test, are not tools).
+cross=$(for f in */*.c */*.h; do
+	case $f in lib/* | tests/*) continue ;; esac
+	grep -HnE '^#include "\.\./' "$f" | grep -vE '"\.\./lib/[^/"]+"'
+done)
+check_eq "no tool includes another stage's header but through lib/" "$cross" ""
 check "README shows make and make check" grep -qE '^make +#' README.md
 check "README shows make check" grep -qE '^make check' README.md
 check ".ci/run runs make check" grep -q '^make check$' .ci/run

@@ -8,7 +8,7 @@
 #ifndef KF_REPORT_PAGE_H
 #define KF_REPORT_PAGE_H
 
-#include "../lib/kf.h"
+#include "kf.h"
 
 #include <stddef.h>
 

@@ -5,9 +5,9 @@
  * kconfig: config-audit, config-diff, config-prompts (config/<job>.c) and
  * upgrade (upgrade/upgrade.c).
  */
-#include "../lib/dotconfig.h"
-#include "../lib/kf.h"
-#include "../lib/proc.h"
+#include "dotconfig.h"
+#include "kf.h"
+#include "proc.h"
 #include "kconf.h"
 
 #include <errno.h>

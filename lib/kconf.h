@@ -39,7 +39,7 @@ char *kf_kconfig_olddefconfig(const char *srctree, const char *config, const cha
 			      char **kver);
 /*
  * Kconfig's compiler probes answered from $KF_PROBE_CACHE between begin and
- * end (config/probes.c; link with -Wl,--wrap=popen,--wrap=pclose). begin
+ * end (lib/probes.c; link with -Wl,--wrap=popen,--wrap=pclose). begin
  * reads the environment kconfig will see: call it after setting that.
  */
 void kf_probes_begin(const char *srctree);

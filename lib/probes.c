@@ -31,7 +31,7 @@
  * kf_kconfig_load() moves into its private directory, so a relative
  * KF_PROBE_CACHE means the caller's.
  */
-#include "../lib/kf.h"
+#include "kf.h"
 #include "kconf.h"
 
 #include <errno.h>
