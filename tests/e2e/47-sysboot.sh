@@ -68,4 +68,8 @@ check_eq "... its record: no-root, the cause, the kernel's line" \
 	"no-root true null"
 check "... its record matches the schema" valid "$neg/qemu64.json" boot/sysboot.schema.json
 check_eq "... the image still unwritten" "$(sha "$s/image.raw")" "$(jq -r .image.sha256 "$s/image.json")"
+# The cached root filesystem the image was copied from, after both boots:
+# its sha256 is still the one its record had when it was made.
+check_eq "the cached root filesystem unchanged after the boots" \
+	"$(sha "$(jq -r .rootfs.tar "$s/image.json")")" "$(jq -r .rootfs.sha256 "$s/image.json")"
 done_testing
