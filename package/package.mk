@@ -57,6 +57,9 @@ $(foreach f,$(all_flavours),$(eval $(call flavour_release,$(f))))
 # - deb_compress=gzip (KDEB_COMPRESS, dpkg-deb -Z): xz, Debian's own choice,
 #   took 29 CPU s for the headers package alone, gzip 2.5 s (11 MB against
 #   8 MB); both are deterministic. deb_compress=xz gives Debian's.
+# - scripts/unifdef is built first: builddeb collects the headers package
+#   (the O='s scripts/) before its libc-dev step builds unifdef, so a first
+#   packaging would lack the file a later one of the same build has.
 # KBUILD_BUILD_TIMESTAMP, USER, HOST, the compiler cache and the path maps
 # are the build's own (kbuild_env, build/build.mk): debian/rules' build
 # step finds everything built and compiles nothing.
@@ -94,6 +97,7 @@ $(kdir)/$(1)/deb.stamp: $(kdir)/$(1)/build.stamp $(kdir)/$(1)/deb.want $(deb_too
 		$(kdir)/*_*-kf-$(1)-$(deb_revision)_*.changes
 	@mkdir -p $(kdir)/$(1)/deb.tmp
 	@echo "  DEB     $(1): the tree's bindeb-pkg, release $$$$(cat $(kdir)/$(1)/include/config/kernel.release); log $(kdir)/$(1)/deb.log"
+	@$$(call deb_env,$(1)) $$(MAKE) -s -C $(src) O=$(kdir)/$(1) scripts_unifdef
 	@$$(call deb_env,$(1)) $(tools)/build-progress --name $(1) --log $(kdir)/$(1)/deb.log \
 		--interval $(deb_progress_interval) -- \
 		$$(MAKE) -C $(src) O=$(kdir)/$(1) bindeb-pkg DPKG_FLAGS="$(deb_dpkg_flags)"
