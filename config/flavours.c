@@ -19,7 +19,7 @@
  */
 #include "../lib/cpumodels.h"
 #include "../lib/kf.h"
-#include "../lib/record.h"
+#include "../lib/records.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -229,6 +229,22 @@ static void record(const char *kver, const char *name, const struct kf_cpu_model
 	free(path);
 }
 
+/* --audit DIR: the current audit of the flavour in DIR (out/<kver>/<f>), as
+ * lib/records.c's kf_config_state_read() says: make upgrade's. */
+static int current_audit(const char *dir)
+{
+	struct kf_config_state st;
+
+	kf_config_state_read(&st, dir);
+	/* neither there: config.json, which the reader then says is missing */
+	if (st.audit)
+		printf("%s\n", st.audit);
+	else
+		printf("%s/config.json\n", dir);
+	kf_config_state_free(&st);
+	return 0;
+}
+
 /* --suggest NAME FLAVOUR...: print the FLAVOURs near NAME, space-separated. */
 static int suggest(const char *name, int argc, char **argv)
 {
@@ -277,10 +293,11 @@ int main(int argc, char **argv)
 		{ "suggest", required_argument, NULL, 's' },
 		{ "fragments", no_argument, NULL, 'f' },
 		{ "record", no_argument, NULL, 'r' },
+		{ "audit", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *kver, *near = NULL, *usage =
-		"usage: flavours [--list] KVER | --fragments KVER FLAVOUR | --record KVER FLAVOUR FILE | --suggest NAME FLAVOUR...";
+		"usage: flavours [--list] KVER | --fragments KVER FLAVOUR | --record KVER FLAVOUR FILE | --audit DIR | --suggest NAME FLAVOUR...";
 	struct kf_cpu_models models;
 	struct kf_recipe *r;
 	char **paths, **errs, merr[1024];
@@ -297,6 +314,8 @@ int main(int argc, char **argv)
 			frags = 1;
 		else if (c == 'r')
 			rec = 2;
+		else if (c == 'a')
+			return current_audit(optarg);
 		else
 			kf_die(2, "%s", usage);
 	}

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- members, each missing when absent or of another type ---------------- */
 
@@ -971,6 +972,39 @@ void kf_sysboot_rec_free(struct kf_sysboot_rec *s)
 	memset(s, 0, sizeof(*s));
 	boot_init(&s->b);
 	s->multi_user_seconds = s->userspace_seconds = NAN;
+}
+
+/* ---- which audit is current ---------------------------------------------- */
+
+void kf_config_state_read(struct kf_config_state *s, const char *dir)
+{
+	char *failed_json = kf_xasprintf("%s/config-failed.json", dir);
+	char *good_json = kf_xasprintf("%s/config.json", dir);
+	char *reason = kf_xasprintf("%s/config.failed", dir);
+	char *text = kf_read_file(reason, NULL);
+
+	memset(s, 0, sizeof(*s));
+	if (!access(failed_json, F_OK)) {
+		s->audit = failed_json;
+		failed_json = NULL;
+	} else if (!access(good_json, F_OK)) {
+		s->audit = good_json;
+		good_json = NULL;
+	}
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		s->failed = text;
+	}
+	free(failed_json);
+	free(good_json);
+	free(reason);
+}
+
+void kf_config_state_free(struct kf_config_state *s)
+{
+	free(s->audit);
+	free(s->failed);
+	memset(s, 0, sizeof(*s));
 }
 
 /* ---- flavour.json -------------------------------------------------------- */

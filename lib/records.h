@@ -403,6 +403,22 @@ int kf_sysboot_rec_read(struct kf_sysboot_rec *s, const char *path, enum kf_need
 			const char *fix);
 void kf_sysboot_rec_free(struct kf_sysboot_rec *s);
 
+/* ---- which audit is current: the config stage's rule (config/merge.sh) -- */
+
+/* A failed config attempt leaves .config and config.json (the last good
+ * config's) alone, writes why into config.failed and, when it got as far
+ * as the audit, that audit into config-failed.json; a passing attempt
+ * removes both. So the current audit of the flavour in dir is
+ * config-failed.json when there is one, else config.json (audit, the path;
+ * NULL when neither is there), and failed is config.failed's first line
+ * (NULL: the last attempt passed). Free with kf_config_state_free(). */
+struct kf_config_state {
+	char *audit;
+	char *failed;
+};
+void kf_config_state_read(struct kf_config_state *s, const char *dir);
+void kf_config_state_free(struct kf_config_state *s);
+
 /* ---- flavour.json (config/flavour.schema.json): a flavour resolved ------ */
 
 /* The config stage's record of a flavour resolved once for a tree

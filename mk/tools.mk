@@ -25,4 +25,4 @@ $(or $(4),$(tools))/$(1): $(2) $(lib_src) $(lib_hdr) | deps
 $(if $(4),,host_tools += $(tools)/$(1))
 endef
 
-$(eval $(call tool,config-flavours,config/flavours.c lib/record.c,-ljansson))
+$(eval $(call tool,config-flavours,config/flavours.c $(records_src),-ljansson))

@@ -167,14 +167,12 @@ static void load_dotconfig(struct flavour *f, const char *dir)
 /* config/merge.sh: the last attempt failed; .config is the last good. */
 static void load_config_failed(struct flavour *f, const char *dir)
 {
-	char *path = kf_xasprintf("%s/config.failed", dir);
-	char *text = kf_read_file(path, NULL);
+	struct kf_config_state st;
 
-	free(path);
-	if (text) {
-		text[strcspn(text, "\n")] = '\0';
-		f->config_failed = text;
-	}
+	kf_config_state_read(&st, dir);
+	f->config_failed = st.failed;
+	st.failed = NULL;
+	kf_config_state_free(&st);
 }
 
 /* config.json, through lib/records.c. */

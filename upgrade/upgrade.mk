@@ -40,11 +40,10 @@ upgrade:
 	@$(tools)/upgrade-report --from $(from) --to $(to) --json $(upgrade_report).json \
 		--html $(upgrade_report).html $(foreach f,$(upgrade_flavours),$(upgrade_dir)/$(f)/upgrade.json)
 
-# The new tree's latest audit of a flavour: a failed attempt's record is
-# config-failed.json (config.json stays the last good config's; merge.sh
-# removes config-failed.json when an attempt passes).
-upgrade_audit = upgrade_audit() { if [ -f "$$1/config-failed.json" ]; then \
-	echo "$$1/config-failed.json"; else echo "$$1/config.json"; fi; }
+# The new tree's latest audit of a flavour: config-flavours --audit asks
+# lib/records.c's kf_config_state_read(), the one reader of the config
+# stage's rule (a failed attempt's record is config-failed.json;
+# config.json stays the last good config's).
 
 # One flavour: carry its old final config to the new tree, then the tool.
 # Fragment lists come from the recipes as each tree resolves them.
@@ -58,13 +57,13 @@ upgrade-$(1):
 	@upgrade/carry.sh '$(out)/$(to)/src' \
 		'$(if $(old),$(upgrade_dir)/$(1)/from/carried.config,$(out)/$(from)/$(1)/.config)' \
 		'$(upgrade_dir)/$(1)'
-	@$$(upgrade_audit); $(upgrade_tool) --srctree '$(out)/$(to)/src' --flavour $(1) \
+	@$(upgrade_tool) --srctree '$(out)/$(to)/src' --flavour $(1) \
 		--old '$(if $(old),$(upgrade_dir)/$(1)/from/carried.config,$(out)/$(from)/$(1)/.config)' \
 		--carried '$(upgrade_dir)/$(1)/carried.config' \
 		--newprompts '$(upgrade_dir)/$(1)/listnewconfig' \
 		--json '$(upgrade_dir)/$(1)/upgrade.json' \
 		$(if $(write),--undecided '$(upgrade_dir)/$(1).undecided.config') \
-		$(if $(old),,--audit "$$$$(upgrade_audit '$(out)/$(to)/$(1)')" \
+		$(if $(old),,--audit "$$$$($(tools)/config-flavours --audit '$(out)/$(to)/$(1)')" \
 			--old-boot '$(out)/$(from)/$(1)/boot' --new-boot '$(out)/$(to)/$(1)/boot' \
 			--old-fragments "$(call frag_files,$(from),$(1))" -- $(call frag_files,$(to),$(1)))
 endef

@@ -3,7 +3,8 @@
  * Unit tests for lib/records.c's kf_flavour_rec_read(): the resolved
  * flavour record config-flavours --record writes (config/flavour.schema.json)
  * read field by field; a missing member stays missing; another kind of
- * record is refused naming the file.
+ * record is refused naming the file. And kf_config_state_read(), the
+ * config stage's rule of which audit is current.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,12 +95,57 @@ static void test_other_kind(void **state)
 	free(p);
 }
 
+static void touch(const char *dir, const char *name, const char *text)
+{
+	char *p = kf_xasprintf("%s/%s", dir, name);
+
+	assert_int_equal(kf_write_atomic(p, text, strlen(text)), 0);
+	free(p);
+}
+
+/* config.json alone: it is current; after a failed attempt that got to the
+ * audit, config-failed.json is, and config.failed says why. */
+static void test_config_state(void **state)
+{
+	char dir[] = "/tmp/kf-config-state-XXXXXX", *p;
+	struct kf_config_state st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	kf_config_state_read(&st, dir);
+	assert_null(st.audit);
+	assert_null(st.failed);
+	kf_config_state_free(&st);
+	touch(dir, "config.json", "{}");
+	kf_config_state_read(&st, dir);
+	p = kf_xasprintf("%s/config.json", dir);
+	assert_string_equal(st.audit, p);
+	free(p);
+	assert_null(st.failed);
+	kf_config_state_free(&st);
+	touch(dir, "config-failed.json", "{}");
+	touch(dir, "config.failed", "audit failed (see config-failed.json)\n");
+	kf_config_state_read(&st, dir);
+	p = kf_xasprintf("%s/config-failed.json", dir);
+	assert_string_equal(st.audit, p);
+	free(p);
+	assert_string_equal(st.failed, "audit failed (see config-failed.json)");
+	kf_config_state_free(&st);
+	for (const char *n = "config.json\0config-failed.json\0config.failed\0"; *n; n += strlen(n) + 1) {
+		p = kf_xasprintf("%s/%s", dir, n);
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_other_kind),
+		cmocka_unit_test(test_config_state),
 	};
 
 	kf_prog = "test_flavour_rec";
