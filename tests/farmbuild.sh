@@ -43,7 +43,7 @@ fb_rec() { jq -r "$2" "$k/$1/build.json"; }
 # SIGINT: fb_cleanup ends it.
 fb_when() {
 	( for _ in $(seq 900); do
-		eval "$1" && { eval "$2"; echo done > "$3"; exit; }
+		eval "$1" && { eval "$2"; echo "done" > "$3"; exit; }
 		sleep 0.2
 	  done ) &
 	fb_watcher=$!

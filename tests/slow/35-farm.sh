@@ -15,6 +15,7 @@
 . tests/lib.sh
 . tests/scratch.sh
 . tests/farmnet.sh
+. tests/farmbuild.sh
 o=$KF_OUT
 k=$o/6.1
 co=$kf_tmp/co
@@ -24,10 +25,8 @@ mkdir -p "$DISTCC_DIR"
 # IO timeout short enough for the test, long enough for a compile on a
 # loaded 2-core machine whose servers share its cores.
 iot=20
-flavours=()
-watcher=
-# A background subshell ignores SIGINT: the trap ends the watcher of B too.
-trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; [ -f "$kf_tmp/real.pid" ] && watch_stop "$kf_tmp/real"; build/farm.sh down "$fd"; rm -rf "$kf_tmp" "$fd"; for f in "${flavours[@]}"; do rm -rf "${k:?}/$f"; done' EXIT
+# The watcher of B, the packet watch, the farm, the flavours (farmbuild.sh)
+trap 'fb_cleanup "$fd" "$fd"' EXIT
 
 [ "$(id -u)" = 0 ] || { skip "the distcc farm" "needs root for ip netns"; done_testing; }
 for t in distccd ip jq; do command -v $t > /dev/null || not_ok "$t is installed"; done
@@ -72,25 +71,16 @@ check "generic is built" make build flavour=generic out="$o"
 # farm_build NAME HOSTS DIR... [-- MAKEARGS]: partial flavour NAME (generic
 # less DIRs) built through HOSTS; sets $deleted and $secs.
 farm_build() {
-	local f=$1 h=$2 start
+	local f=$1 h=$2
 	shift 2
-	flavours+=("$f")
-	deleted=$(partial_flavour "$co" generic "$f" "$@") && [ "$deleted" -gt 10 ] ||
-		not_ok "flavour $f is generic less $* (${deleted:-none} objects)"
-	start=$SECONDS
-	check "make build flavour=$f through '$h' ($deleted objects deleted)" \
-		make -C "$co" build flavour="$f" out="$o" DISTCC_HOSTS="$h" CCACHE=0 \
-		DISTCC_IO_TIMEOUT=$iot -j3 jobs=3
-	secs=$((SECONDS - start))
+	fb_partial "$f" "$@"
+	fb_make "make build flavour=$f through '$h' ($deleted objects deleted)" \
+		flavour="$f" DISTCC_HOSTS="$h" CCACHE=0 DISTCC_IO_TIMEOUT=$iot -j3 jobs=3
 	grep 'done in' "$kf_tmp/last.out" | diag
 	! grep 'forced in submake' "$kf_tmp/last.out" ||
 		not_ok "$f: make -j3 ran with the jobs asked for"
 }
-same_image() {
-	check "$1: bzImage byte-identical to generic's" \
-		cmp "$k/$2/arch/x86/boot/bzImage" "$k/generic/arch/x86/boot/bzImage"
-}
-dj() { jq -r "$2" "$k/$1/build.json"; }
+dj() { fb_rec "$@"; }
 # hostsays FLAVOUR HOST WHAT: build.json's count for HOST (keyed "host:port")
 hostsays() { dj "$1" ".distcc.hosts[\"${2%%/*}\"].$3 // 0"; }
 # every compile of the build ran somewhere: on a host, or here
@@ -100,7 +90,7 @@ compile_ok() { grep -c COMPILE_OK "$fd/$1/log" 2>/dev/null || true; }
 # A: three good hosts
 for n in 1 2 3; do eval "before$n=$(compile_ok $n)"; done
 farm_build farm-a "$h1 $h2 $h3" mm kernel
-same_image A farm-a
+fb_same_image farm-a
 for n in 1 2 3; do
 	eval "b=\$before$n"
 	got=$(( $(compile_ok $n) - b ))
@@ -117,16 +107,11 @@ check_eq "A: CONFIG_CC_VERSION_TEXT unchanged" \
 
 # B: server 3 killed after it has compiled a few objects of this build
 b3=$(compile_ok 3)
-( for _ in $(seq 600); do
-	[ "$(compile_ok 3)" -ge $((b3 + 5)) ] && { build/farm.sh kill "$fd" 3; echo killed > "$fd/killed"; exit; }
-	sleep 0.2
-  done ) &
-watcher=$!
+fb_when '[ "$(compile_ok 3)" -ge $((b3 + 5)) ]' 'build/farm.sh kill "$fd" 3' "$fd/killed"
 farm_build farm-b "$h1 $h2 $h3" mm kernel
-wait "$watcher"
-watcher=
-check_eq "B: server 3 was killed during the build" "$(cat "$fd/killed" 2>/dev/null)" killed
-same_image B farm-b
+fb_when_wait
+check_eq "B: server 3 was killed during the build" "$(cat "$fd/killed" 2>/dev/null)" done
+fb_same_image farm-b
 diag <<< "B: build.json distcc: $(jq -c .distcc "$k/farm-b/build.json") in $secs s"
 # distcc redoes a compile lost with its host on another host, or here
 [ "$(hostsays farm-b "$h3" failed)" -ge 1 ] && [ "$(hostsays farm-b "$h3" compiled)" -ge 5 ] &&
@@ -138,7 +123,7 @@ diag <<< "B: build.json distcc: $(jq -c .distcc "$k/farm-b/build.json") in $secs
 # C: server 5 stopped: it accepts connections (the kernel does) and never answers
 build/farm.sh stop "$fd" 5
 farm_build farm-c "$h1 $h2 $h5" mm
-same_image C farm-c
+fb_same_image farm-c
 diag <<< "C: build.json distcc: $(jq -c .distcc "$k/farm-c/build.json") in $secs s"
 [ "$(hostsays farm-c "$h5" failed)" -ge 1 ] && [ "$(hostsays farm-c "$h5" compiled)" = 0 ] &&
 	all_ran farm-c "$deleted" &&
@@ -151,7 +136,7 @@ diag <<< "C: build.json distcc: $(jq -c .distcc "$k/farm-c/build.json") in $secs
 
 # D: server 4 refuses (--allow names another address)
 farm_build farm-d "$h1 $h2 $h4" mm
-same_image D farm-d
+fb_same_image farm-d
 diag <<< "D: build.json distcc: $(jq -c .distcc "$k/farm-d/build.json") in $secs s"
 [ "$(hostsays farm-d "$h4" failed)" -ge 1 ] && [ "$(hostsays farm-d "$h4" compiled)" = 0 ] &&
 	all_ran farm-d "$deleted" &&
@@ -162,8 +147,7 @@ grep -q "not allowed\|access denied\|denied" "$fd/4/log" && ok "D: server 4's lo
 
 # E: SIGINT in the middle of a build, then make again
 f=farm-e
-flavours+=("$f")
-deleted=$(partial_flavour "$co" generic $f mm kernel)
+fb_partial $f mm kernel
 setsid make -C "$co" build flavour=$f out="$o" DISTCC_HOSTS="$h1 $h2" CCACHE=0 -j3 jobs=3 \
 	> "$kf_tmp/e.out" 2>&1 &
 mk=$!
@@ -188,7 +172,7 @@ check "E: make again finishes the build" make -C "$co" build flavour=$f out="$o"
 diag <<< "E: resumed: $(jq -c '{compiled, distcc}' "$k/$f/build.json") in $((SECONDS - start)) s"
 [ "$(dj $f .compiled)" -lt "$deleted" ] && ok "E: resumed: $(dj $f .compiled) compiled of $deleted deleted" ||
 	not_ok "E: resumed: $(dj $f .compiled) compiled of $deleted deleted"
-same_image E $f
+fb_same_image $f
 
 check_eq "before down: no address of $net leaves through a real interface (ip route get)" \
 	"$(farm_leaks | head -n 3)" ""
@@ -197,10 +181,5 @@ build/farm.sh down "$fd"
 left=$(for s in $slots; do ip netns list | grep -w "kf-farm-$s"; ip -o link show "kfh$s" 2>/dev/null; done)
 check_eq "farm down: no namespace or veth left" "$left" ""
 check_eq "farm down: no distccd of this farm left" "$(pgrep -f "distccd .*--pid-file $fd/" || true)" ""
-check_eq "farm down: no address of $net, its servers' neither, leaves through a real interface" \
-	"$(farm_leaks | head -n 3)" ""
-watch_stop "$kf_tmp/real"
-check_eq "no packet to $net left through a real interface, builds and faults ($(sed -n 's/^watching //p' "$kf_tmp/real"))" \
-	"$(watch_hits "$kf_tmp/real")" 0
-sed 1d "$kf_tmp/real" | diag
+fb_no_packets_out
 done_testing

@@ -19,29 +19,22 @@
 . tests/lib.sh
 . tests/scratch.sh
 . tests/farmnet.sh
+. tests/farmbuild.sh
 o=$KF_OUT
 k=$o/6.1
 co=$kf_tmp/co
 fd=$(mktemp -d /tmp/kf-cache-test.XXXXXX)
-flavours=()
-watcher=
 psw=
-trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; [ -n "$psw" ] && kill "$psw" 2>/dev/null; [ -f "$kf_tmp/real.pid" ] && watch_stop "$kf_tmp/real"; build/farm.sh down "$fd/full"; build/farm.sh down "$fd/c"; rm -rf "$kf_tmp" "$fd"; for f in "${flavours[@]}"; do rm -rf "${k:?}/$f"; done' EXIT
+trap '[ -n "$psw" ] && kill "$psw" 2>/dev/null; fb_cleanup "$fd" "$fd/full" "$fd/c"' EXIT
 
 [ "$(id -u)" = 0 ] || { skip "the shared cache" "needs root for ip netns"; done_testing; }
 for t in redis-server redis-cli ip jq; do command -v $t > /dev/null || not_ok "$t is installed"; done
 check "the tools build" make "$KF_TOOLS/farm-net" "$KF_TOOLS/cache-check" out="$KF_OUT"
 net=$(build/farm.sh net)
-url=$(build/farm.sh cache "$fd/c") && ok "redis-server up: redis://:***@${url#*@}" ||
+fb_cache_up "$fd/c" && ok "redis-server up: redis://:***@${url#*@}" ||
 	{ not_ok "redis-server up"; done_testing; }
-pw=${url#redis://:}
-pw=${pw%@*}
 ( umask 077; echo "$pw" > "$kf_tmp/pw" )	# grep -f: no grep's arguments hold it
-hp=${url#*@}
-addr=${hp%:*}
-# redis-cli in the server's namespace, its password in the environment
-rcli() { ip netns exec "kf-farm-$(cat "$1/1/slot")" env REDISCLI_AUTH="$2" redis-cli -h "$3" "${@:4}"; }
-keys() { rcli "$fd/c" "$pw" "$addr" dbsize; }
+keys() { fb_rcli "$fd/c" "$pw" "$addr" dbsize; }
 watch_start "$kf_tmp/real" || not_ok "farm-net watch started on the real interfaces"
 check "make cache-check passes the server" env ccache_remote="$url" make cache-check out="$o"
 
@@ -51,28 +44,20 @@ check "generic is built" make build flavour=generic out="$o"
 # with the shared cache URL and an empty local cache of its own; sets
 # $deleted, $secs
 cbuild() {
-	local f=$1 u=$2 start
+	local f=$1 u=$2
 	shift 2
-	flavours+=("$f")
-	deleted=$(partial_flavour "$co" generic "$f" "$@") && [ "$deleted" -gt 10 ] ||
-		not_ok "flavour $f is generic less $* (${deleted:-none} objects)"
+	fb_partial "$f" "$@"
 	rm -rf "$kf_tmp/cc-$f"
 	mkdir -p "$kf_tmp/cc-$f"
-	start=$SECONDS
-	check "$f: make build with an empty local cache ($deleted objects deleted)" \
-		cmake "$u" "$kf_tmp/cc-$f" -C "$co" build flavour="$f" out="$o"
-	secs=$((SECONDS - start))
+	# the setting in make's environment: an assignment before a command is
+	# in no process's arguments
+	ccache_remote=$u CCACHE_DIR=$kf_tmp/cc-$f \
+		fb_make "$f: make build with an empty local cache ($deleted objects deleted)" flavour="$f"
 	cp "$kf_tmp/last.out" "$kf_tmp/$f.out"
 	grep -E 'done in|warning:.*shared cache' "$kf_tmp/last.out" | diag
 }
-# cmake URL CCACHE_DIR MAKEARG...: make with the setting in its environment
-# (an assignment before a command is in no process's arguments)
-cmake() { ccache_remote=$1 CCACHE_DIR=$2 make "${@:3}"; }
-same_image() {
-	check "$1: bzImage byte-identical to generic's" \
-		cmp "$k/$1/arch/x86/boot/bzImage" "$k/generic/arch/x86/boot/bzImage"
-}
-rj() { jq -r "$2" "$k/$1/build.json"; }
+same_image() { fb_same_image "$1"; }
+rj() { fb_rec "$@"; }
 warned() {	# warned FLAVOUR PATTERN: exactly one warning line, matching
 	local n
 	n=$(grep -c 'warning:.*shared cache' "$kf_tmp/$1.out")
@@ -125,16 +110,11 @@ check_eq "A, B: no log or record holds the password" \
 	"$(grep -lF -f "$kf_tmp/pw" "$k"/cache-[ab]/{build.log,build.json,ccache.log,ccache-remote} "$kf_tmp"/cache-[ab].out 2>/dev/null)" ""
 
 # S: the server stopped (SIGSTOP) once the build has hit it 5 times
-( for _ in $(seq 900); do
-	[ "$(remote_hits_now cache-s)" -ge 5 ] && { build/farm.sh stop "$fd/c" 1; echo stopped > "$fd/s"; exit; }
-	sleep 0.2
-  done ) &
-watcher=$!
+fb_when '[ "$(remote_hits_now cache-s)" -ge 5 ]' 'build/farm.sh stop "$fd/c" 1' "$fd/s"
 cbuild cache-s "$url" mm
-wait "$watcher"
-watcher=
+fb_when_wait
 build/farm.sh cont "$fd/c" 1
-check_eq "S: the server was stopped during the build" "$(cat "$fd/s" 2>/dev/null)" stopped
+check_eq "S: the server was stopped during the build" "$(cat "$fd/s" 2>/dev/null)" done
 same_image cache-s
 diag <<< "S: $(jq -c .ccache.remote "$k/cache-s/build.json") in $secs s"
 [ "$(rj cache-s .ccache.remote.hits)" -ge 5 ] && [ $(( $(rj cache-s .ccache.remote.errors) + $(rj cache-s .ccache.remote.timeouts) )) -ge 1 ] &&
@@ -143,15 +123,10 @@ warned cache-s "the shared cache redis://:\*\*\*@$hp failed [0-9]+ compiles"
 [ "$secs" -lt 400 ] && ok "S: no hang: $secs s" || not_ok "S: no hang: $secs s"
 
 # K: killed (SIGKILL) mid-build; its objects were right (the build hits them)
-( for _ in $(seq 900); do
-	[ "$(remote_hits_now cache-k)" -ge 5 ] && { build/farm.sh kill "$fd/c" 1; echo killed > "$fd/k"; exit; }
-	sleep 0.2
-  done ) &
-watcher=$!
+fb_when '[ "$(remote_hits_now cache-k)" -ge 5 ]' 'build/farm.sh kill "$fd/c" 1' "$fd/k"
 cbuild cache-k "$url" mm
-wait "$watcher"
-watcher=
-check_eq "K: the server was killed during the build" "$(cat "$fd/k" 2>/dev/null)" killed
+fb_when_wait
+check_eq "K: the server was killed during the build" "$(cat "$fd/k" 2>/dev/null)" done
 same_image cache-k
 diag <<< "K: $(jq -c .ccache.remote "$k/cache-k/build.json") in $secs s"
 [ "$(rj cache-k .ccache.remote.hits)" -ge 5 ] && [ "$(rj cache-k .ccache.remote.errors)" -ge 1 ] &&
@@ -186,7 +161,7 @@ fhp=${full#*@} fpw=${full#redis://:}
 fpw=${fpw%@*}
 cbuild cache-f "$full" mm
 same_image cache-f
-diag <<< "F: $(jq -c .ccache.remote "$k/cache-f/build.json"); server: $(rcli "$fd/full" "$fpw" "${fhp%:*}" info memory | grep -E '^used_memory:' | tr -d '\r')"
+diag <<< "F: $(jq -c .ccache.remote "$k/cache-f/build.json"); server: $(fb_rcli "$fd/full" "$fpw" "${fhp%:*}" info memory | grep -E '^used_memory:' | tr -d '\r')"
 [ "$(rj cache-f .ccache.remote.errors)" -ge 1 ] && ok "F: refused stores counted as errors" || not_ok "F: refused stores counted as errors"
 warned cache-f "failed [0-9]+ compiles"
 cbuild cache-g "$full" mm
@@ -195,9 +170,5 @@ diag <<< "G (F's server again): $(jq -c .ccache.remote "$k/cache-g/build.json")"
 build/farm.sh down "$fd/full"
 
 build/farm.sh down "$fd/c"
-watch_stop "$kf_tmp/real"
-check_eq "no packet to $net left through a real interface ($(sed -n 's/^watching //p' "$kf_tmp/real"))" \
-	"$(watch_hits "$kf_tmp/real")" 0
-sed 1d "$kf_tmp/real" | diag
-check_eq "down: no address of $net leaves through a real interface" "$(farm_leaks | head -n 3)" ""
+fb_no_packets_out
 done_testing
