@@ -156,7 +156,7 @@ sysboot_hang_timeout ?= 120
 # sysboot_record FLAVOUR CPU: one system boot; a verdict not the expected
 # one keeps its record and <cpu>.retry, as boot_record does.
 define sysboot_record
-$(kdir)/$(1)/sysboot/$(2).json: $(kdir)/$(1)/system/image.json flavours/$(1).flavour \
+$(kdir)/$(1)/sysboot/$(2).json: $(kdir)/$(1)/system/image.json $(kdir)/$(1)/flavour.json \
 		$(call model_stamp,$(2)) $(qemu_bios) \
 		$(if $(wildcard $(kdir)/$(1)/sysboot/$(2).retry),kf-records-force) | $(tools)/boot-runner
 	@rm -f $(kdir)/$(1)/sysboot/$(2).retry
@@ -164,8 +164,8 @@ $(kdir)/$(1)/sysboot/$(2).json: $(kdir)/$(1)/system/image.json flavours/$(1).fla
 		--kernel $(kdir)/$(1)/system/vmlinuz --initrd $(kdir)/$(1)/system/initrd.img \
 		--initrd-list $(kdir)/$(1)/system/initrd.list --image-record $$< \
 		--config $(kdir)/$(1)/.config --config-record $(kdir)/$(1)/config.json \
-		--recipe flavours/$(1).flavour --cpu $(2) --models $(boot_models) --kver $(kver) \
-		--out $(kdir)/$(1)/sysboot --timeout $(sysboot_timeout) \
+		--flavour-record $(kdir)/$(1)/flavour.json --cpu $(2) --models $(boot_models) \
+		--kver $(kver) --out $(kdir)/$(1)/sysboot --timeout $(sysboot_timeout) \
 		--hang-timeout $(sysboot_hang_timeout) --bios '$(qemu_bios)' \
 		|| { rc=$$$$?; [ $$$$rc = 1 ] || exit $$$$rc; touch $(kdir)/$(1)/sysboot/$(2).retry; }
 endef

@@ -84,6 +84,8 @@ check-records:
 	valid config/config.schema.json config.json $(kdir)/*/config.json; \
 	valid build/build.schema.json build.json $(kdir)/*/build.json; \
 	valid boot/boot.schema.json "boot records" $(kdir)/*/boot/*.json; \
+	sysb=($(kdir)/*/sysboot/*.json); \
+	[ $${#sysb[@]} = 0 ] || valid boot/sysboot.schema.json "system boot records" "$${sysb[@]}"; \
 	valid report/report.schema.json report.json $(kdir)/report.json; \
 	c2c=($(kdir)/*/c2c/*.json); runs=($(kdir)/*/c2c/runs/*/*/*/*.json); \
 	[ $${#c2c[@]} = 0 ] || valid c2c/c2c.schema.json "c2c records" "$${c2c[@]}"; \
