@@ -160,6 +160,29 @@ static void test_no_root_initrd_lacks_module(void **state)
 	kf_log_free(&log);
 }
 
+/*
+ * The small flavour with its root disk's driver off (tiny-systemd's
+ * fragments and # CONFIG_VIRTIO_BLK is not set) with tiny-systemd's initrd
+ * and image: initramfs-tools gives up; the cause names the driver, and the
+ * initrd's modules being another release's.
+ */
+static void test_no_root_driver_off(void **state)
+{
+	struct kf_log log;
+	char *c;
+
+	(void)state;
+	assert_int_equal(parse(&log, D "no-root-tiny-no-virtio-blk.log"), KF_NO_ROOT);
+	c = cause(&log, KF_NO_ROOT, D "tiny-no-virtio-blk.config", D "tiny-systemd.initrd.list",
+		  "initrd.img");
+	assert_string_equal(c, "root device /dev/vda not found: CONFIG_VIRTIO_BLK is not set: "
+			    "the kernel has no virtio_blk (the root disk's driver); the initrd's "
+			    "modules are for 6.1.192-kf-tiny-systemd, the kernel is 6.1.192 "
+			    "[Gave up waiting for root file system device.  Common problems:]");
+	free(c);
+	kf_log_free(&log);
+}
+
 /* generic (tinyconfig, no block layer) with no initrd: the kernel never
  * mounts a root and panics without an init; the verdict is no-root, and
  * the cause names BLOCK and the virtio drivers the config lacks. */
@@ -396,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_pass_without_system_mode),
 		cmocka_unit_test(test_no_root_initramfs_tools),
 		cmocka_unit_test(test_no_root_initrd_lacks_module),
+		cmocka_unit_test(test_no_root_driver_off),
 		cmocka_unit_test(test_no_root_kernel_without_block),
 		cmocka_unit_test(test_hang_init_not_executable),
 		cmocka_unit_test(test_failed_unit),
