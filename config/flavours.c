@@ -206,6 +206,7 @@ static void record(const char *kver, const char *name, const struct kf_cpu_model
 	base = base_file(&r, kver);
 	rec = kf_record_new("flavour", r.name, kver, NULL);
 	json_object_set_new(rec, "recipe", json_string(path));
+	json_object_set_new(rec, "description", json_string(r.value[KF_DESCRIPTION]));
 	json_object_set_new(rec, "fragments", frags);
 	json_object_set_new(rec, "base", json_pack("{s:s, s:o}", "name", r.value[KF_BASE], "file",
 						   *base ? json_string(base) : json_null()));

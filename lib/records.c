@@ -1019,6 +1019,7 @@ int kf_flavour_rec_read(struct kf_flavour_rec *f, const char *path, enum kf_need
 	if (!j)
 		return -1;
 	f->recipe = str(j, "recipe");
+	f->description = str(j, "description");
 	f->fragments = strs(j, "fragments", &f->nfragments);
 	base = json_object_get(j, "base");
 	f->base = str(base, "name");
@@ -1039,6 +1040,7 @@ void kf_flavour_rec_free(struct kf_flavour_rec *f)
 {
 	free_head(&f->h);
 	free(f->recipe);
+	free(f->description);
 	free_strs(f->fragments, f->nfragments);
 	free(f->base);
 	free(f->base_file);

@@ -429,7 +429,7 @@ void kf_config_state_free(struct kf_config_state *s);
  * (or the flavour's name and out=) and never the recipe. */
 struct kf_flavour_rec {
 	struct kf_rec_head h;
-	char *recipe;
+	char *recipe, *description;
 	char **fragments;
 	size_t nfragments;
 	char *base, *base_file;		/* base_file NULL for tinyconfig */

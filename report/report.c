@@ -14,7 +14,8 @@
  *   --json FILE         report.json path (default KDIR/report.json; '-': none)
  *   --html FILE         report.html path (default KDIR/report.html; '-': none)
  *   --cpu-models FILE   CPU model table (default boot/cpu-models)
- *   --recipes DIR       recipes, for descriptions and default CPUs (default flavours)
+ *   --recipes DIR       recipes, for descriptions and default CPUs of flavours
+ *                       without a flavour.json (default flavours)
  *   --c2c-cpu CPU       the c2c comparison's machine: <f>/c2c/CPU.json (make's
  *                       c2c cpu); default each flavour's CPU model's record,
  *                       else its first; records of another machine than the
@@ -126,7 +127,7 @@ int main(int argc, char **argv)
 	for (int i = optind + 1; i < argc; i++)
 		report_add_flavour(&r, argv[i]);
 	report_read_cpu_models(&r, cpus);
-	report_read_recipes(&r, recipes);
+	report_read_flavours(&r, argv[optind], recipes);
 	report_load(&r, argv[optind]);
 	report_derive(&r);
 	report_compare(&r, context);
