@@ -373,7 +373,7 @@ static void load_system(struct flavour *f, const char *dir)
 		size_t n = strlen(e->d_name);
 		struct kf_sysboot_rec s;
 
-		if (n <= 5 || strcmp(e->d_name + n - 5, ".json"))
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".json") != 0)
 			continue;
 		path = kf_xasprintf("%s/%s", sdir, e->d_name);
 		if (!kf_sysboot_rec_read(&s, path, KF_WARN, "run make sysboot again")) {
