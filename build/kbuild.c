@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+int kb_cmd_torn(const char *text, size_t len)
+{
+	/* a cut inside a line, or right after a line that goes on */
+	return !len || text[len - 1] != '\n' || (len >= 2 && text[len - 2] == '\\');
+}
+
 int kb_parse_line(const char *line, char *verb, size_t vlen,
 		  const char **target)
 {

@@ -44,6 +44,17 @@ int kb_is_error_line(const char *line);
  */
 int kb_cmd_flag(const char *cmd_text, const char *flag, char *out, size_t n);
 
+/*
+ * Is this .cmd file's text cut short? 6.1's fixdep writes an object's .cmd
+ * straight to its place (cmd_and_fixdep: "fixdep ... > $(dot-target).cmd"),
+ * so a build killed meanwhile can leave part of one, on which every later
+ * make stops ("unterminated call to function 'wildcard'"). Whole lines are
+ * written in one piece, and the last one ends with a newline and goes on to
+ * no next line (objtool may append lines of its own after fixdep's).
+ * 1 torn, 0 whole.
+ */
+int kb_cmd_torn(const char *text, size_t len);
+
 /* Cache hits and misses counted in a ccache stats log (CCACHE_STATSLOG). */
 struct kb_ccache {
 	long hits;

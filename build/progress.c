@@ -43,6 +43,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <poll.h>
@@ -172,6 +173,27 @@ static long expected_objects(const char *json_path)
 
 /* The estimate from the .config's options (kb_estimate_objects), or 0
  * when there is none: a missing or bad .config is the build's to report. */
+/* .cmd files removed by drop_torn (nftw has no user pointer). */
+static int torn_dropped;
+
+/* nftw: remove a .cmd a killed build left cut short (kb_cmd_torn), so
+ * Kbuild compiles its object again instead of stopping on it. */
+static int drop_torn(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t bl = strlen(base), len = 0;
+	char *text;
+
+	(void)st;
+	if (type != FTW_F || base[0] != '.' || bl < 5 || strcmp(base + bl - 4, ".cmd") != 0)
+		return 0;
+	text = kf_read_file(path, &len);
+	if (text && kb_cmd_torn(text, len) && unlink(path) == 0)
+		torn_dropped++;
+	free(text);
+	return 0;
+}
+
 static long config_estimate(const char *path, int modules)
 {
 	struct kf_config c;
@@ -313,6 +335,21 @@ int main(int argc, char **argv)
 	if (remote_state)
 		remote_setup(name, remote_state);
 	kf_proc_forward_signals();
+	/* The O= directory is the .config's: torn .cmd files out first. */
+	if (config && strrchr(config, '/')) {
+		char *odir = kf_xstrndup(config, (size_t)(strrchr(config, '/') - config));
+
+		nftw(odir, drop_torn, 16, FTW_PHYS);
+		if (torn_dropped) {
+			char msg[LINE_MAX_LEN];
+
+			snprintf(msg, sizeof(msg), "  BUILD   %s: removed %d .cmd file%s a killed "
+				 "build left cut short", name, torn_dropped, torn_dropped == 1 ? "" : "s");
+			say(STDOUT_FILENO, msg);
+			say(s.log_fd, msg);
+		}
+		free(odir);
+	}
 
 	start = last = kf_now();
 	if (kf_proc_start(&child, argv + i, &how) < 0) {

@@ -252,6 +252,40 @@ static void estimates_objects(void **state)
 	assert_true(estimate("CONFIG_A=y\nCONFIG_D=y\n", 0) > estimate("CONFIG_A=y\n", 0));
 }
 
+/* A .cmd as 6.1's fixdep writes it; every shorter part of it is torn. */
+static void finds_torn_cmds(void **state)
+{
+	static const char whole[] =
+		"cmd_mm/mmu_gather.o := gcc -Wp,-MMD,mm/.mmu_gather.o.d -c -o mm/mmu_gather.o mm/mmu_gather.c\n"
+		"\n"
+		"source_mm/mmu_gather.o := mm/mmu_gather.c\n"
+		"\n"
+		"deps_mm/mmu_gather.o := \\\n"
+		"  include/linux/compiler-version.h \\\n"
+		"    $(wildcard include/config/CC_VERSION_TEXT) \\\n"
+		"  include/linux/kconfig.h \\\n"
+		"\n"
+		"mm/mmu_gather.o: $(deps_mm/mmu_gather.o)\n"
+		"\n"
+		"$(deps_mm/mmu_gather.o):\n";
+	static const char saved[] = "cmd_vmlinux := sh scripts/link-vmlinux.sh \"ld\" \"-m elf_x86_64\"\n";
+	size_t n = sizeof(whole) - 1;
+
+	(void)state;
+	assert_false(kb_cmd_torn(whole, n));
+	assert_false(kb_cmd_torn(saved, sizeof(saved) - 1));
+	assert_true(kb_cmd_torn(saved, sizeof(saved) - 2));
+	assert_true(kb_cmd_torn("", 0));
+	/* objtool's line after fixdep's */
+	static const char objtool[] = "x\nkernel/fork.o: $(wildcard ./tools/objtool/objtool)\n";
+
+	assert_false(kb_cmd_torn(objtool, sizeof(objtool) - 1));
+	/* every cut that is not at a line's end; at one, a line that goes on */
+	for (size_t len = 1; len < n; len++)
+		if (whole[len - 1] != '\n' || whole[len - 2] == '\\')
+			assert_true(kb_cmd_torn(whole, len));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +299,7 @@ int main(void)
 		cmocka_unit_test(parses_trailer),
 		cmocka_unit_test(formats_progress),
 		cmocka_unit_test(estimates_objects),
+		cmocka_unit_test(finds_torn_cmds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
