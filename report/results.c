@@ -41,12 +41,11 @@ static char **booted_dirs(const char *kdir, size_t *n)
 		kf_die(2, "%s: %s; give the out/<kver> directory with --kdir", kdir, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
 		struct stat st;
-		char *p;
 
 		if (e->d_name[0] == '.')
 			continue;
 		for (int k = 0; k < 2; k++) {
-			p = kf_xasprintf("%s/%s/%s", kdir, e->d_name, k ? "sysboot" : "boot");
+			char *p = kf_xasprintf("%s/%s/%s", kdir, e->d_name, k ? "sysboot" : "boot");
 			if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 				v = kf_xrealloc(v, (*n + 1) * sizeof(*v));
 				v[(*n)++] = kf_xstrdup(e->d_name);

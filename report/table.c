@@ -333,11 +333,17 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		cell(f, sys_row_labels[k], LABEL, NULL);
 		for (size_t i = from; i < to; i++) {
 			const struct kf_sysboot_rec *s = flavour_sysboot(&r->fl[i]);
-			const struct verdict *v = s ? verdict_of(s->b.verdict) : NULL;
+			const char *colour = NULL;
 
+			/* a verdict of the static init's in its colour, the
+			 * system boot's own failures red */
+			if (k == SYS_VERDICT && s) {
+				const struct verdict *v = verdict_of(s->b.verdict);
+
+				colour = v ? v->sgr : "31";
+			}
 			sys_row_text(buf, sizeof(buf), &r->fl[i], (enum sys_row)k);
-			cell(f, buf, colw, k == SYS_VERDICT && v ? v->sgr :
-				 k == SYS_VERDICT && s ? "31" : NULL);
+			cell(f, buf, colw, colour);
 		}
 		fputc('\n', f);
 	}
