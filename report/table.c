@@ -333,17 +333,17 @@ static void print_chunk(FILE *f, const struct report *r, size_t from, size_t to,
 		cell(f, sys_row_labels[k], LABEL, NULL);
 		for (size_t i = from; i < to; i++) {
 			const struct kf_sysboot_rec *s = flavour_sysboot(&r->fl[i]);
-			const char *colour = NULL;
 
+			sgr = NULL;
 			/* a verdict of the static init's in its colour, the
 			 * system boot's own failures red */
 			if (k == SYS_VERDICT && s) {
 				const struct verdict *v = verdict_of(s->b.verdict);
 
-				colour = v ? v->sgr : "31";
+				sgr = v ? v->sgr : "31";
 			}
 			sys_row_text(buf, sizeof(buf), &r->fl[i], (enum sys_row)k);
-			cell(f, buf, colw, colour);
+			cell(f, buf, colw, sgr);
 		}
 		fputc('\n', f);
 	}
