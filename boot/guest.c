@@ -51,6 +51,59 @@ void kf_say(const char *fmt, ...)
 	kf_out(line, (size_t)n);
 }
 
+static struct kf_result results[KF_MAX_RESULTS];
+static int nr_results;
+
+struct kf_result *kf_result(const char *name, int ok)
+{
+	struct kf_result *r = &results[nr_results < KF_MAX_RESULTS ? nr_results++ :
+					       KF_MAX_RESULTS - 1];
+
+	r->name = name;
+	r->ok = ok;
+	r->skip = NULL;
+	r->diag[0] = '\0';
+	return r;
+}
+
+void kf_skip(const char *name, const char *why)
+{
+	kf_result(name, 1)->skip = why;
+}
+
+void kf_fail(const char *name, const char *fmt, ...)
+{
+	struct kf_result *r = kf_result(name, 0);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->diag, sizeof(r->diag), fmt, ap);
+	va_end(ap);
+}
+
+void kf_print_ktap(const char *suite)
+{
+	int failed = 0;
+
+	kf_say("KTAP version 1");
+	kf_say("1..1");
+	kf_say("    KTAP version 1");
+	kf_say("    # Subtest: %s", suite);
+	kf_say("    1..%d", nr_results);
+	for (int i = 0; i < nr_results; i++) {
+		const struct kf_result *r = &results[i];
+
+		if (r->diag[0])
+			kf_say("    # %s: %s", r->name, r->diag);
+		if (r->skip)
+			kf_say("    ok %d %s # SKIP %s", i + 1, r->name, r->skip);
+		else
+			kf_say("    %s %d %s", r->ok ? "ok" : "not ok", i + 1, r->name);
+		failed += !r->ok;
+	}
+	kf_say("%s 1 %s", failed ? "not ok" : "ok", suite);
+}
+
 void kf_fact(const char *key, const char *value)
 {
 	char v[1900];

@@ -23,6 +23,23 @@ void kf_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "kf: key=value", control characters replaced; nothing if value is NULL. */
 void kf_fact(const char *key, const char *value);
 
+/*
+ * The program's KTAP results, one test per check, printed by kf_print_ktap
+ * as a one-suite KTAP document (docs/boot.md, "Console protocol").
+ */
+struct kf_result {
+	const char *name;
+	int ok;			/* 1 ok, 0 not ok */
+	const char *skip;	/* SKIP reason, or NULL */
+	char diag[200];		/* why it failed, printed as a KTAP diagnostic */
+};
+/* A new result (the last one again once KF_MAX_RESULTS are taken). */
+#define KF_MAX_RESULTS	16
+struct kf_result *kf_result(const char *name, int ok);
+void kf_skip(const char *name, const char *why);
+void kf_fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kf_print_ktap(const char *suite);
+
 /* A small file into buf, NUL-terminated; its length or -1. */
 ssize_t kf_slurp(const char *path, char *buf, size_t size);
 /* The first line of a file without its newline, or NULL. */

@@ -66,51 +66,13 @@
 #include "../lib/c2c.h"
 
 #define LKDTM_FILE	"/sys/kernel/debug/provoke-crash/DIRECT"
-#define MAX_TESTS	16
 
 static char cmdline[4096];
 
-struct result {
-	const char *name;
-	int ok;			/* 1 ok, 0 not ok */
-	const char *skip;	/* SKIP reason, or NULL */
-	char diag[160];		/* why it failed, printed as a KTAP diagnostic */
-};
-
-static struct result results[MAX_TESTS];
-static int nr_results;
 
 /* The c2c workload run, printed in the facts block (print_facts). */
 static const char *c2c_name, *c2c_unit;
 static long c2c_iterations;
-
-static struct result *result(const char *name, int ok)
-{
-	struct result *r = &results[nr_results < MAX_TESTS ? nr_results++ : MAX_TESTS - 1];
-
-	r->name = name;
-	r->ok = ok;
-	r->skip = NULL;
-	r->diag[0] = '\0';
-	return r;
-}
-
-static void skip(const char *name, const char *why)
-{
-	result(name, 1)->skip = why;
-}
-
-static void fail(const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void fail(const char *name, const char *fmt, ...)
-{
-	struct result *r = result(name, 0);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->diag, sizeof(r->diag), fmt, ap);
-	va_end(ap);
-}
 
 /* Value of "name=" on the kernel command line, or NULL. */
 static const char *cmdline_param(const char *name, char *buf, size_t size)
@@ -122,9 +84,9 @@ static void mount_check(const char *name, const char *fstype, const char *dir)
 {
 	mkdir(dir, 0755);
 	if (mount(fstype, dir, fstype, 0, NULL) == 0 || errno == EBUSY)
-		result(name, 1);
+		kf_result(name, 1);
 	else
-		fail(name, "mount -t %s %s: %s", fstype, dir, strerror(errno));
+		kf_fail(name, "mount -t %s %s: %s", fstype, dir, strerror(errno));
 }
 
 /* Number of CPUs in a list such as "0-1,3". */
@@ -226,7 +188,7 @@ typedef int (*c2c_body)(int cpu, void *arg);
 /*
  * Two children pinned to CPU 0 and 1 run body; the window is open from
  * just before the parent lets them go until both have exited. 0, or -1
- * after fail().
+ * after kf_fail().
  */
 static int c2c_pair(c2c_body body, void *arg)
 {
@@ -234,13 +196,13 @@ static int c2c_pair(c2c_body body, void *arg)
 	pid_t pid[2];
 
 	if (pipe(ready) || pipe(go)) {
-		fail("c2c_workload", "pipe: %s", strerror(errno));
+		kf_fail("c2c_workload", "pipe: %s", strerror(errno));
 		return -1;
 	}
 	for (int c = 0; c < 2; c++) {
 		pid[c] = fork();
 		if (pid[c] < 0) {
-			fail("c2c_workload", "fork: %s", strerror(errno));
+			kf_fail("c2c_workload", "fork: %s", strerror(errno));
 			return -1;
 		}
 		if (pid[c] == 0) {
@@ -268,10 +230,10 @@ static int c2c_pair(c2c_body body, void *arg)
 	close(go[0]);
 	close(go[1]);
 	if (bad == 3)
-		fail("c2c_workload", "cannot pin a process to CPU 0 and CPU 1 "
+		kf_fail("c2c_workload", "cannot pin a process to CPU 0 and CPU 1 "
 		     "(sched_setaffinity; the kernel needs CONFIG_SMP and 2 CPUs online)");
 	else if (bad)
-		fail("c2c_workload", "a workload process failed (status %d)", bad);
+		kf_fail("c2c_workload", "a workload process failed (status %d)", bad);
 	return bad ? -1 : 0;
 }
 
@@ -371,7 +333,7 @@ static int c2c_fault(void)
 
 	if ((err = pthread_barrier_init(&ready, NULL, 3)) ||
 	    (err = pthread_barrier_init(&go, NULL, 3))) {
-		fail("c2c_workload", "pthread_barrier_init: %s", strerror(err));
+		kf_fail("c2c_workload", "pthread_barrier_init: %s", strerror(err));
 		return -1;
 	}
 	for (int c = 0; c < 2; c++) {
@@ -379,7 +341,7 @@ static int c2c_fault(void)
 		if ((err = pthread_create(&tid[c], NULL, fault_thread, &t[c]))) {
 			/* The barriers cannot complete: a thread started waits forever
 			 * and the init must end, so say it and stop here. */
-			fail("c2c_workload", "pthread_create: %s", strerror(err));
+			kf_fail("c2c_workload", "pthread_create: %s", strerror(err));
 			return -1;
 		}
 		started++;
@@ -398,10 +360,10 @@ static int c2c_fault(void)
 			why = t[c].err;
 		}
 	if (bad == 3)
-		fail("c2c_workload", "cannot pin a thread to CPU 0 and CPU 1 "
+		kf_fail("c2c_workload", "cannot pin a thread to CPU 0 and CPU 1 "
 		     "(sched_setaffinity; the kernel needs CONFIG_SMP and 2 CPUs online)");
 	else if (bad)
-		fail("c2c_workload", "a workload thread failed: mmap or munmap: %s",
+		kf_fail("c2c_workload", "a workload thread failed: mmap or munmap: %s",
 		     strerror(why));
 	return bad ? -1 : 0;
 }
@@ -416,7 +378,7 @@ static void c2c_workload(const char *name)
 	c2c_name = name;
 	if (!kf_first_line("/sys/devices/system/cpu/online", online, sizeof(online)) ||
 	    count_cpu_list(online) < 2) {
-		fail("c2c_workload", "%s needs 2 CPUs online, the kernel has '%s' "
+		kf_fail("c2c_workload", "%s needs 2 CPUs online, the kernel has '%s' "
 		     "(CONFIG_SMP, and -smp 2)", name, kf_first_line("/sys/devices/system/cpu/online",
 								   online, sizeof(online)) ? online : "?");
 		return;
@@ -429,7 +391,7 @@ static void c2c_workload(const char *name)
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 		if (page == MAP_FAILED) {
-			fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
+			kf_fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
 			return;
 		}
 		/* Touched now, so the kernel zeroes it before the window opens
@@ -439,7 +401,7 @@ static void c2c_workload(const char *name)
 		if (c2c_pair(calib_body, page) == 0) {
 			c2c_iterations = C2C_CALIB_ITERATIONS;
 			c2c_unit = "increment per CPU";
-			result("c2c_workload", 1);
+			kf_result("c2c_workload", 1);
 		}
 		munmap(page, 4096);
 		return;
@@ -448,13 +410,13 @@ static void c2c_workload(const char *name)
 		struct pipe_pair p;
 
 		if (pipe(p.ping) || pipe(p.pong)) {
-			fail("c2c_workload", "pipe: %s", strerror(errno));
+			kf_fail("c2c_workload", "pipe: %s", strerror(errno));
 			return;
 		}
 		if (c2c_pair(pipe_body, &p) == 0) {
 			c2c_iterations = C2C_PIPE_ITERATIONS;
 			c2c_unit = "round trip";
-			result("c2c_workload", 1);
+			kf_result("c2c_workload", 1);
 		}
 		for (int k = 0; k < 2; k++) {
 			close(p.ping[k]);
@@ -467,14 +429,14 @@ static void c2c_workload(const char *name)
 				 -1, 0);
 
 		if (turn == MAP_FAILED) {
-			fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
+			kf_fail("c2c_workload", "mmap MAP_SHARED: %s", strerror(errno));
 			return;
 		}
 		*turn = 0;
 		if (c2c_pair(futex_body, turn) == 0) {
 			c2c_iterations = C2C_FUTEX_ITERATIONS;
 			c2c_unit = "round trip";
-			result("c2c_workload", 1);
+			kf_result("c2c_workload", 1);
 		}
 		munmap(turn, 4096);
 		return;
@@ -483,35 +445,12 @@ static void c2c_workload(const char *name)
 		if (c2c_fault() == 0) {
 			c2c_iterations = C2C_FAULT_ITERATIONS;
 			c2c_unit = "mmap, " C2C_STR(C2C_FAULT_PAGES) " page faults, munmap per CPU";
-			result("c2c_workload", 1);
+			kf_result("c2c_workload", 1);
 		}
 		return;
 	}
-	fail("c2c_workload", "unknown workload '%s'; valid: calib-8 calib-64 calib-128 "
+	kf_fail("c2c_workload", "unknown workload '%s'; valid: calib-8 calib-64 calib-128 "
 	     "calib-same pipe futex fault", name);
-}
-
-static void print_ktap(void)
-{
-	kf_say("KTAP version 1");
-	kf_say("1..1");
-	kf_say("    KTAP version 1");
-	kf_say("    # Subtest: " KF_INIT_SUITE);
-	kf_say("    1..%d", nr_results);
-	int failed = 0;
-
-	for (int i = 0; i < nr_results; i++) {
-		struct result *r = &results[i];
-
-		if (r->diag[0])
-			kf_say("    # %s: %s", r->name, r->diag);
-		if (r->skip)
-			kf_say("    ok %d %s # SKIP %s", i + 1, r->name, r->skip);
-		else
-			kf_say("    %s %d %s", r->ok ? "ok" : "not ok", i + 1, r->name);
-		failed += !r->ok;
-	}
-	kf_say("%s 1 " KF_INIT_SUITE, failed ? "not ok" : "ok");
 }
 
 /*
@@ -571,65 +510,65 @@ int main(void)
 	mount_check("mount_debugfs", "debugfs", "/sys/kernel/debug");
 
 	if (kf_cpuinfo_load() < 0)
-		fail("cpuinfo_lm", "read /proc/cpuinfo: %s", strerror(errno));
+		kf_fail("cpuinfo_lm", "read /proc/cpuinfo: %s", strerror(errno));
 	else if (kf_cpuinfo_flag("lm") == 1)
-		result("cpuinfo_lm", 1);
+		kf_result("cpuinfo_lm", 1);
 	else
-		fail("cpuinfo_lm", "no 'lm' in the flags of /proc/cpuinfo");
+		kf_fail("cpuinfo_lm", "no 'lm' in the flags of /proc/cpuinfo");
 
 	if (cmdline_param("nr_cpus", buf, sizeof(buf))) {
 		int want = atoi(buf), got;
 		char online[256];
 
 		if (!kf_first_line("/sys/devices/system/cpu/online", online, sizeof(online)))
-			fail("cpus_online", "read /sys/devices/system/cpu/online: %s",
+			kf_fail("cpus_online", "read /sys/devices/system/cpu/online: %s",
 			     strerror(errno));
 		else if ((got = count_cpu_list(online)) == want)
-			result("cpus_online", 1);
+			kf_result("cpus_online", 1);
 		else
-			fail("cpus_online", "%d CPUs online (%s), nr_cpus=%d", got, online, want);
+			kf_fail("cpus_online", "%d CPUs online (%s), nr_cpus=%d", got, online, want);
 	} else {
-		skip("cpus_online", "no nr_cpus= on the command line");
+		kf_skip("cpus_online", "no nr_cpus= on the command line");
 	}
 
 	switch (kf_probe_check(why, sizeof(why))) {
 	case 0:
-		skip("probe_readable", "no probe");
+		kf_skip("probe_readable", "no probe");
 		break;
 	case 1:
-		result("probe_readable", have_probe = 1);
+		kf_result("probe_readable", have_probe = 1);
 		break;
 	default:
-		fail("probe_readable", "%s", why);
+		kf_fail("probe_readable", "%s", why);
 	}
 
 	if (!strcmp(mode, KF_MODE_OOPS)) {
 		/* A real kernel WARNING, from the kernel's own crash tester. */
 		fd = open(LKDTM_FILE, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
-			fail("provoke_warning", "open %s: %s (needs CONFIG_LKDTM)",
+			kf_fail("provoke_warning", "open %s: %s (needs CONFIG_LKDTM)",
 			     LKDTM_FILE, strerror(errno));
 		else if (write(fd, "WARNING\n", 8) != 8)
-			fail("provoke_warning", "write WARNING to %s: %s", LKDTM_FILE,
+			kf_fail("provoke_warning", "write WARNING to %s: %s", LKDTM_FILE,
 			     strerror(errno));
 		else
-			result("provoke_warning", 1);
+			kf_result("provoke_warning", 1);
 		if (fd >= 0)
 			close(fd);
 	}
 
 	have_ioperm = kf_debug_exit_ioperm();
 	if (have_ioperm)
-		result("debug_exit_ioperm", 1);
+		kf_result("debug_exit_ioperm", 1);
 	else
-		fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
+		kf_fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
 		     KF_DEBUG_EXIT_PORT, strerror(errno));
 
 	if (cmdline_param(KF_C2C_PARAM, c2c_param, sizeof(c2c_param)))
 		c2c_workload(c2c_param);
 
 	kf_quiet_console();
-	print_ktap();
+	kf_print_ktap(KF_INIT_SUITE);
 	if (!strcmp(mode, KF_MODE_CHATTER))
 		chatter();
 	print_facts(have_probe);

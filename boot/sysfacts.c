@@ -41,39 +41,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_TESTS	8
-
-struct result {
-	const char *name;
-	int ok;
-	const char *skip;
-	char diag[200];
-};
-
-static struct result results[MAX_TESTS];
-static int nr_results;
-
-static struct result *result(const char *name, int ok)
-{
-	struct result *r = &results[nr_results < MAX_TESTS ? nr_results++ : MAX_TESTS - 1];
-
-	r->name = name;
-	r->ok = ok;
-	r->skip = NULL;
-	r->diag[0] = '\0';
-	return r;
-}
-
-static void fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(const char *name, const char *fmt, ...)
-{
-	struct result *r = result(name, 0);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->diag, sizeof(r->diag), fmt, ap);
-	va_end(ap);
-}
 
 /* A command's stdout into buf (NUL-terminated); its exit status, or -1. */
 static int capture(char *buf, size_t size, char *const argv[])
@@ -172,9 +139,9 @@ static void systemd_facts(void)
 
 	rc = capture(show, sizeof(show), manager);
 	if (rc != 0 || !prop(show, "SystemState", buf, sizeof(buf)))
-		fail("systemd_properties", "systemctl show: exit status %d, no SystemState", rc);
+		kf_fail("systemd_properties", "systemctl show: exit status %d, no SystemState", rc);
 	else
-		result("systemd_properties", 1);
+		kf_result("systemd_properties", 1);
 	kf_fact(KF_SYS_VERSION, prop(show, "Version", buf, sizeof(buf)));
 	kf_fact(KF_SYS_STATE, prop(show, "SystemState", buf, sizeof(buf)));
 	kf_fact(KF_SYS_USERSPACE, usec_seconds(show, "UserspaceTimestampMonotonic",
@@ -182,9 +149,9 @@ static void systemd_facts(void)
 
 	capture(target, sizeof(target), mu);
 	if (prop(target, "ActiveState", buf, sizeof(buf)) && !strcmp(buf, "active"))
-		result("multi_user_active", 1);
+		kf_result("multi_user_active", 1);
 	else
-		fail("multi_user_active", "multi-user.target is '%s', not active",
+		kf_fail("multi_user_active", "multi-user.target is '%s', not active",
 		     prop(target, "ActiveState", buf, sizeof(buf)) ? buf : "?");
 	kf_fact(KF_SYS_MULTI_USER, usec_seconds(target, "ActiveEnterTimestampMonotonic",
 						buf, sizeof(buf)));
@@ -207,9 +174,9 @@ static void systemd_facts(void)
 		n++;
 	}
 	if (rc != 0)
-		fail("failed_units_listed", "systemctl list-units --state=failed: exit status %d", rc);
+		kf_fail("failed_units_listed", "systemctl list-units --state=failed: exit status %d", rc);
 	else
-		result("failed_units_listed", 1);
+		kf_result("failed_units_listed", 1);
 	kf_fact(KF_SYS_FAILED, names);
 	snprintf(count, sizeof(count), "%d", n);
 	kf_fact(KF_SYS_FAILED_COUNT, count);
@@ -284,12 +251,12 @@ static void root_facts(const char *loaded)
 	struct stat st;
 
 	if (stat("/", &st)) {
-		fail("root_device", "stat /: %s", strerror(errno));
+		kf_fail("root_device", "stat /: %s", strerror(errno));
 		return;
 	}
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
 	if (!realpath(path, real)) {
-		fail("root_device", "%s: %s (the root file system is on no block device)",
+		kf_fail("root_device", "%s: %s (the root file system is on no block device)",
 		     path, strerror(errno));
 		return;
 	}
@@ -300,7 +267,7 @@ static void root_facts(const char *loaded)
 	snprintf(dev, sizeof(dev), "%s", strrchr(real, '/') + 1);
 	snprintf(path, sizeof(path), "%s/device", real);
 	if (!realpath(path, real)) {
-		fail("root_device", "%s: %s", path, strerror(errno));
+		kf_fail("root_device", "%s: %s", path, strerror(errno));
 		return;
 	}
 	/* Up the device tree to /sys/devices. */
@@ -328,9 +295,9 @@ static void root_facts(const char *loaded)
 	kf_fact(KF_SYS_ROOT_DRIVERS, drivers);
 	kf_fact(KF_SYS_ROOT_MODULES, mods);
 	if (drivers[0])
-		result("root_device", 1);
+		kf_result("root_device", 1);
 	else
-		fail("root_device", "no driver bound to /dev/%s or a device above it", dev);
+		kf_fail("root_device", "no driver bound to /dev/%s or a device above it", dev);
 }
 
 /* /proc/meminfo's value of key in kB, or -1. */
@@ -359,29 +326,6 @@ static void memory_facts(void)
 	kf_fact(KF_SYS_MEM_AVAILABLE, buf);
 	snprintf(buf, sizeof(buf), "%ld", total - avail);
 	kf_fact(KF_SYS_MEM_USED, buf);
-}
-
-static void print_ktap(void)
-{
-	int failed = 0;
-
-	kf_say("KTAP version 1");
-	kf_say("1..1");
-	kf_say("    KTAP version 1");
-	kf_say("    # Subtest: " KF_SYS_SUITE);
-	kf_say("    1..%d", nr_results);
-	for (int i = 0; i < nr_results; i++) {
-		struct result *r = &results[i];
-
-		if (r->diag[0])
-			kf_say("    # %s: %s", r->name, r->diag);
-		if (r->skip)
-			kf_say("    ok %d %s # SKIP %s", i + 1, r->name, r->skip);
-		else
-			kf_say("    %s %d %s", r->ok ? "ok" : "not ok", i + 1, r->name);
-		failed += !r->ok;
-	}
-	kf_say("%s 1 " KF_SYS_SUITE, failed ? "not ok" : "ok");
 }
 
 /* When isa-debug-exit did not end QEMU: systemd's own poweroff. */
@@ -437,18 +381,18 @@ int main(void)
 	kf_print_cpu_facts();
 	have_probe = kf_probe_check(why, sizeof(why));
 	if (have_probe == 0)
-		result("probe_readable", 1)->skip = "no probe";
+		kf_result("probe_readable", 1)->skip = "no probe";
 	else if (have_probe > 0)
-		result("probe_readable", 1);
+		kf_result("probe_readable", 1);
 	else
-		fail("probe_readable", "%s", why);
+		kf_fail("probe_readable", "%s", why);
 	if (have_probe > 0)
 		kf_print_probe_facts();
 	have_ioperm = kf_debug_exit_ioperm();
 	if (have_ioperm)
-		result("debug_exit_ioperm", 1);
+		kf_result("debug_exit_ioperm", 1);
 	else
-		fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
+		kf_fail("debug_exit_ioperm", "ioperm(0x%x): %s (CONFIG_X86_IOPL_IOPERM?)",
 		     KF_DEBUG_EXIT_PORT, strerror(errno));
 
 	/* The report: KTAP, then the facts gathered, uptime, end marker;
@@ -457,7 +401,7 @@ int main(void)
 	if (console >= 0)
 		dup2(console, 1);
 	kf_out("\n", 1);
-	print_ktap();
+	kf_print_ktap(KF_SYS_SUITE);
 	if (tmp >= 0 && lseek(tmp, 0, SEEK_SET) == 0) {
 		ssize_t got;
 		size_t len = 0;
