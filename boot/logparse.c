@@ -459,6 +459,18 @@ int kf_log_outcome(const struct kf_log *log)
 	return -1;
 }
 
+/* A run that printed its end marker: the debug-exit must follow it. */
+static enum kf_verdict end_verdict(const struct kf_log *log)
+{
+	if (log->failed)
+		return KF_TEST_FAIL;
+	if (log->exit_known && log->exit_status != KF_EXIT_PASS)
+		return KF_QEMU_ERROR;
+	if (log->killed && !log->exit_known)
+		return KF_QEMU_ERROR;
+	return log->oops ? KF_OOPS : KF_PASS;
+}
+
 /* A system boot's verdict (docs/system-boot.md, "Verdicts"). */
 static enum kf_verdict system_verdict(const struct kf_log *log)
 {
@@ -475,17 +487,8 @@ static enum kf_verdict system_verdict(const struct kf_log *log)
 		return KF_PANIC;
 	if (log->nostart)
 		return KF_QEMU_ERROR;
-	if (log->end_seen) {
-		if (failed && atoi(failed) > 0)
-			return KF_FAILED_UNIT;
-		if (log->failed)
-			return KF_TEST_FAIL;
-		if (log->exit_known && log->exit_status != KF_EXIT_PASS)
-			return KF_QEMU_ERROR;
-		if (log->killed && !log->exit_known)
-			return KF_QEMU_ERROR;
-		return log->oops ? KF_OOPS : KF_PASS;
-	}
+	if (log->end_seen)
+		return failed && atoi(failed) > 0 ? KF_FAILED_UNIT : end_verdict(log);
 	/* multi-user.target never reached: a unit it needed failed (the
 	 * emergency shell waits for a login), or it took too long. */
 	if (log->nr_units_failed && (log->emergency || log->hang || log->timeout))
@@ -509,16 +512,8 @@ enum kf_verdict kf_log_verdict(const struct kf_log *log)
 		return KF_PANIC;
 	if (log->nostart)
 		return KF_QEMU_ERROR;
-	if (log->end_seen) {
-		if (log->failed)
-			return KF_TEST_FAIL;
-		/* The end marker must be followed by the debug-exit. */
-		if (log->exit_known && log->exit_status != KF_EXIT_PASS)
-			return KF_QEMU_ERROR;
-		if (log->killed && !log->exit_known)
-			return KF_QEMU_ERROR;
-		return log->oops ? KF_OOPS : KF_PASS;
-	}
+	if (log->end_seen)
+		return end_verdict(log);
 	if (log->hang || log->timeout)
 		return KF_HANG;
 	if (log->failed)
