@@ -71,7 +71,8 @@ Checks:
                         mpsc), the 6.12 tree (config, mpsc built and booted,
                         make upgrade), the distro configs, check-repro, a new
                         flavour end to end, clang-tidy's static analyzer
-  make check-distro     build and boot debian-cloud-mpsc (Debian's config): slow
+  make check-distro     build, boot and package debian-cloud-mpsc (Debian's config;
+                        two package builds compared; no system boot yet): slow
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
   make farm-check DISTCC_HOSTS=...   each distcc host reachable and compiling
