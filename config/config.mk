@@ -58,6 +58,9 @@ $(foreach b,$(broken_flavours),$(warning broken recipe, flavour $(b) left out: $
 # The fragments alone (lines, conflicts) are checked first by lint, which
 # needs no tree and is built without one.
 $(eval $(call tool,config-lint,config/lint.c,))
+# The end of an attempt: which .config is current, the unsaved edits, the
+# failure records (lib/records.c reads them back).
+$(eval $(call tool,config-commit,config/commit.c,))
 
 # The audit's tools link the tree's own kconfig parser (built by Kbuild from
 # the extracted tree into $(kdir)/kconfig), so they always match the tree.
@@ -111,8 +114,8 @@ $(tinyconfig_base): $(kdir)/kconfig/.built $(out)/toolchain.stamp
 		KCONFIG_ALLCONFIG=$(src)/kernel/configs/tiny-base.config allnoconfig >/dev/null
 	@mv $(kdir)/kconfig/tinyconfig.base.tmp $@
 
-# config.stamp, not .config, is make's target: merge.sh replaces .config only
-# when its content changed, so an unchanged merge does not rebuild the kernel.
+# config.stamp, not .config, is make's target: config-commit replaces .config
+# only when its content changed, so an unchanged merge does not rebuild the kernel.
 # A flavour on a base other than tinyconfig (recipe key 'base') merges onto
 # that config file, KF_BASE; a missing one is merge.sh's clear error.
 define flavour_config
@@ -124,10 +127,10 @@ $(kdir)/$(1)/flavour.json: $(flavours_mk) $(tools)/config-flavours
 	@mkdir -p $$(@D)
 	@$(tools)/config-flavours --record $(kver) $(1) $$@
 $(kdir)/$(1)/config.stamp: $(tree_stamp) flavours/$(1).flavour $($(1)_fragment_files) \
-		fragments/renames fragments/systemd.needs config/merge.sh $(tools)/config-lint $(ktools)/config-audit $(tools)/config-policy fragments/policy \
+		fragments/renames fragments/systemd.needs config/merge.sh $(tools)/config-lint $(ktools)/config-audit $(tools)/config-policy $(tools)/config-commit fragments/policy \
 		$(wildcard $($(1)_base_file)) $(if $($(1)_base_file),,$(tinyconfig_base)) | $(kdir)/policy.checked \
 		$(kdir)/$(1)/flavour.json
-	@KF_LINT='$(tools)/config-lint' KF_POLICY='$(tools)/config-policy' KF_TINY='$(tinyconfig_base)' \
+	@KF_LINT='$(tools)/config-lint' KF_POLICY='$(tools)/config-policy' KF_COMMIT='$(tools)/config-commit' KF_TINY='$(tinyconfig_base)' \
 		KF_BASE='$($(1)_base_file)' KF_BASE_NAME='$($(1)_base)' \
 		config/merge.sh $(1) '$(src)' '$(kdir)/$(1)' '$(ktools)/config-audit' $($(1)_fragment_files)
 endef

@@ -2,8 +2,10 @@
 # merge.sh FLAVOUR SRC ODIR AUDIT FRAGMENT...: the config stage for one flavour.
 # tinyconfig (or the recipe's base), then the fragments with the tree's merge_config.sh,
 # into ODIR/.config.kf-new; the audit then does olddefconfig's work with the
-# tree's kconfig and checks that every requested value survived. Only an audited config replaces ODIR/.config, and
-# only when it differs, so a failure leaves the previous .config intact.
+# tree's kconfig and checks that every requested value survived, and
+# config-commit (config/commit.c) decides what becomes current: only an
+# audited config replaces ODIR/.config, and only when it differs, so a
+# failure leaves the previous .config intact.
 set -eo pipefail
 f=$1 src=$2 odir=$3 audit=$4
 shift 4
@@ -19,11 +21,11 @@ if ! err=$( { : > "$log"; } 2>&1 ); then
 	exit 1
 fi
 # A failed attempt leaves .config and config.json (the last good config)
-# alone; config.failed says what failed and config-failed.json holds the
-# audit of the failed attempt, when it got that far.
+# alone: config-commit --failed records it (config.failed, and the audit in
+# config-failed.json when it got that far).
+commit=${KF_COMMIT:?set by config/config.mk}
 failed() {	# failed REASON: record the failed attempt, exit 1
-	[ -f "$odir/config.json.kf-new" ] && mv -f "$odir/config.json.kf-new" "$odir/config-failed.json"
-	echo "$1" > "$odir/config.failed.tmp.$$" && mv -f "$odir/config.failed.tmp.$$" "$odir/config.failed"
+	"$commit" --failed "$1" "$odir"
 	exit 1
 }
 # Syntax and conflicts between fragments first: they need no tree.
@@ -78,19 +80,6 @@ echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 # The facts each flavour exists for (fragments/policy, config/policy.c).
 "${KF_POLICY:?set by config/config.mk}" fragments/policy "$f" "$odir/$new" ||
 	failed "policy violation"
-mv -f "$odir/config.json.kf-new" "$odir/config.json"
-rm -f "$odir/config.failed" "$odir/config-failed.json"
-
-if cmp -s "$odir/$new" "$odir/.config"; then
-	rm -f "$odir/$new"
-else
-	# Edits (make menuconfig) not saved by 'make savefragment' are kept aside.
-	if [ -f "$odir/.config.merged" ] && ! cmp -s "$odir/.config" "$odir/.config.merged"; then
-		cp "$odir/.config" "$odir/.config.unsaved"
-		echo "kflavour: $f: .config had edits not saved by 'make savefragment'; kept in $odir/.config.unsaved" >&2
-	fi
-	mv "$odir/$new" "$odir/.config"
-fi
-# The config as merged: what 'make savefragment' compares an edited .config with.
-cp "$odir/.config" "$odir/.config.merged.tmp" && mv "$odir/.config.merged.tmp" "$odir/.config.merged"
-touch "$odir/config.stamp"
+# The audited config replaces .config only when it differs, edits not saved
+# by 'make savefragment' kept aside; .config.merged, config.json, config.stamp.
+"$commit" --flavour "$f" "$odir"

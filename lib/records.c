@@ -978,9 +978,9 @@ void kf_sysboot_rec_free(struct kf_sysboot_rec *s)
 
 void kf_config_state_read(struct kf_config_state *s, const char *dir)
 {
-	char *failed_json = kf_xasprintf("%s/config-failed.json", dir);
-	char *good_json = kf_xasprintf("%s/config.json", dir);
-	char *reason = kf_xasprintf("%s/config.failed", dir);
+	char *failed_json = kf_xasprintf("%s/" KF_CONFIG_FAILED_JSON, dir);
+	char *good_json = kf_xasprintf("%s/" KF_CONFIG_JSON, dir);
+	char *reason = kf_xasprintf("%s/" KF_CONFIG_FAILED, dir);
 	char *text = kf_read_file(reason, NULL);
 
 	memset(s, 0, sizeof(*s));

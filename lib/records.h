@@ -403,7 +403,13 @@ int kf_sysboot_rec_read(struct kf_sysboot_rec *s, const char *path, enum kf_need
 			const char *fix);
 void kf_sysboot_rec_free(struct kf_sysboot_rec *s);
 
-/* ---- which audit is current: the config stage's rule (config/merge.sh) -- */
+/* ---- which audit is current: the config stage's rule (config-commit) ---- */
+
+/* The files of the rule, in a flavour's O= directory: the one writer
+ * (config/commit.c) and this reader name them from here. */
+#define KF_CONFIG_JSON		"config.json"		/* the last good audit */
+#define KF_CONFIG_FAILED_JSON	"config-failed.json"	/* a failed attempt's audit */
+#define KF_CONFIG_FAILED	"config.failed"		/* why the last attempt failed */
 
 /* A failed config attempt leaves .config and config.json (the last good
  * config's) alone, writes why into config.failed and, when it got as far

@@ -17,6 +17,8 @@ $(eval $(call unit_test,test_elf,lib/elf.c,-lelf))
 $(eval $(call unit_test,test_record,lib/record.c,-ljansson))
 $(eval $(call unit_test,test_records,$(records_src),-ljansson))
 $(eval $(call unit_test,test_flavour_rec,$(records_src),-ljansson))
+$(eval $(call unit_test,test_config_commit,$(records_src),-ljansson))
+$(out)/tests/test_config_commit: config/commit.c
 $(eval $(call unit_test,test_dotconfig,,))
 $(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
