@@ -10,10 +10,16 @@
  *       the symbols the fragments request whose final value the edit changed
  *       (a derived symbol such as X86_L1_CACHE_SHIFT), so the audit of the
  *       next merge agrees with the edit.
+ *   savefragment target FLAVOUR TO NAMES FILES
+ *       Print the fragment the edits go to: the one of the recipe's fragment
+ *       NAMES (FILES, the same fragments as files, in the same order) that
+ *       TO names, or, TO empty, the flavour's own, flavour-FLAVOUR (its file
+ *       when the recipe has it, else fragments/flavour-FLAVOUR.config, new).
+ *       A TO that is not among NAMES is refused (exit 2).
  *   savefragment apply FLAVOUR TARGET CHANGES FRAGMENT...
- *       Write CHANGES into fragment TARGET, which is one of FRAGMENT... (the
- *       recipe's merge order): a symbol TARGET already sets is updated in
- *       place, a new one appended; "# kflavour: override" goes before a line
+ *       Write CHANGES into fragment TARGET, merged after FRAGMENT... (the
+ *       recipe's merge order) or at its place among them when it is one:
+ *       a symbol TARGET already sets is updated in place, a new one appended; "# kflavour: override" goes before a line
  *       that changes a value an earlier fragment sets, and a line that only
  *       repeats the earlier value is dropped. A change that a later fragment
  *       would undo is an error, and then nothing is written.
@@ -24,6 +30,10 @@
  *       Exit 0 when the two configs have the same settings; else print each
  *       setting that differs, as "  edited: LINE" and "  merged: LINE", and
  *       exit 1.
+ *   savefragment others KVER FLAVOUR...
+ *       For each other tree with a committed defconfig of a FLAVOUR
+ *       (defconfigs/<kver>/<flavour>_defconfig), the line that says to
+ *       remake it: it comes from the same fragments.
  *
  * Configs are read by lib/dotconfig.c and values compared with its
  * kf_value_equal(), as the audit and the policy compare them.
@@ -37,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Read a .config or defconfig; bad input ends the tool (path:line). */
 static void cfg_read(struct kf_config *c, const char *path)
@@ -263,16 +274,16 @@ static int cmd_apply(int argc, char **argv)
 	char *text;
 	int at = -1, refused = 0;
 
-	if (argc < 4)
-		kf_die(2, "usage: savefragment apply FLAVOUR TARGET CHANGES FRAGMENT...");
+	if (argc < 3)
+		kf_die(2, "usage: savefragment apply FLAVOUR TARGET CHANGES [FRAGMENT...]");
 	flavour = argv[0];
 	target = argv[1];
 	changes_path = argv[2];
 	for (int i = 3; i < argc && at < 0; i++)
 		if (!strcmp(argv[i], target))
 			at = i;
-	if (at < 0)
-		kf_die(2, "%s is not among the fragments given", target);
+	if (at < 0)	/* a new fragment, merged last */
+		at = argc;
 	kf_fragset_init(&earlier);
 	kf_fragset_init(&later);
 	for (int i = 3; i < at; i++)
@@ -390,11 +401,112 @@ static int cmd_compare(int argc, char **argv)
 	return differ;
 }
 
+/* The i-th word of the white-space separated list (NULL past the end),
+ * malloc'ed. */
+static char *word_at(const char *list, size_t i)
+{
+	for (const char *p = list;;) {
+		size_t w;
+
+		p += strspn(p, " \t");
+		if (!*p)
+			return NULL;
+		w = strcspn(p, " \t");
+		if (!i--)
+			return kf_xstrndup(p, w);
+		p += w;
+	}
+}
+
+/* The fragment file the edits go to (see target above), malloc'ed; NULL
+ * when to names no fragment of the recipe. */
+static char *pick_target(const char *flavour, const char *to, const char *names,
+			 const char *files)
+{
+	char *want = *to ? kf_xstrdup(to) : kf_xasprintf("flavour-%s", flavour);
+	char *name, *file = NULL;
+
+	for (size_t i = 0; !file && (name = word_at(names, i)); i++) {
+		if (!strcmp(name, want)) {
+			file = word_at(files, i);
+			if (!file)
+				kf_die(2, "fragment %s has no file among \"%s\"; the lists NAMES and FILES must match",
+				       name, files);
+		}
+		free(name);
+	}
+	if (!file && !*to)
+		file = kf_xasprintf("fragments/%s.config", want);
+	free(want);
+	return file;
+}
+
+static int cmd_target(int argc, char **argv)
+{
+	char *file;
+
+	if (argc != 4)
+		kf_die(2, "usage: savefragment target FLAVOUR TO NAMES FILES");
+	file = pick_target(argv[0], argv[1], argv[2], argv[3]);
+	if (!file) {
+		struct strbuf names = { 0 };
+		char *name;
+
+		for (size_t i = 0; (name = word_at(argv[2], i)); i++) {
+			sb_addf(&names, "%s%s", i ? " " : "", name);
+			free(name);
+		}
+		fprintf(stderr, "kflavour: savefragment %s: to=%s is not a fragment of flavours/%s.flavour (fragments: %s); name one of those\n",
+			argv[0], argv[1], argv[0], names.s ? names.s : "");
+		free(names.s);
+		return 2;
+	}
+	puts(file);
+	free(file);
+	return 0;
+}
+
+/* The "also run" lines of 'others' for the trees in dir (defconfigs/)
+ * other than kver, each flavour of flavours[0..n). */
+static void other_trees(struct strbuf *out, const char *dir, const char *kver,
+			char **flavours, size_t n)
+{
+	size_t nk;
+	char **kvers = kf_dir_names(dir, "", &nk);
+
+	for (size_t k = 0; k < nk; k++) {
+		for (size_t i = 0; i < n && strcmp(kvers[k], kver) != 0; i++) {
+			char *p = kf_xasprintf("%s/%s/%s_defconfig", dir, kvers[k], flavours[i]);
+			struct stat st;
+
+			if (!stat(p, &st) && S_ISREG(st.st_mode))
+				sb_addf(out, "  SAVE    also run: make defconfigs flavour=%s kver=%s (its defconfig comes from the same fragments)\n",
+					flavours[i], kvers[k]);
+			free(p);
+		}
+		free(kvers[k]);
+	}
+	free(kvers);
+}
+
+static int cmd_others(int argc, char **argv)
+{
+	struct strbuf out = { 0 };
+
+	if (argc < 1)
+		kf_die(2, "usage: savefragment others KVER FLAVOUR...");
+	other_trees(&out, "defconfigs", argv[0], argv + 1, (size_t)(argc - 1));
+	if (out.s)
+		fputs(out.s, stdout);
+	free(out.s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	kf_prog = "kflavour savefragment";
 	if (argc < 2)
-		kf_die(2, "usage: savefragment changes|apply|add-fragment|compare ...");
+		kf_die(2, "usage: savefragment target|changes|apply|add-fragment|compare|others ...");
 	if (!strcmp(argv[1], "changes"))
 		return cmd_changes(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "apply"))
@@ -403,5 +515,9 @@ int main(int argc, char **argv)
 		return cmd_add_fragment(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 2, argv + 2);
-	kf_die(2, "unknown command '%s'; use changes, apply, add-fragment or compare", argv[1]);
+	if (!strcmp(argv[1], "target"))
+		return cmd_target(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "others"))
+		return cmd_others(argc - 2, argv + 2);
+	kf_die(2, "unknown command '%s'; use target, changes, apply, add-fragment, compare or others", argv[1]);
 }

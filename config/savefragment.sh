@@ -1,6 +1,7 @@
 #!/bin/bash
 # savefragment.sh MAKE FLAVOUR KVER SRC ODIR SAVEFRAGMENT POLICY TO 'NAMES' 'FILES' 'AFFECTED' SAVEDEFCONFIG
-# Glue for 'make savefragment' (config/edit.mk); the logic is config/savefragment.c.
+# Glue for 'make savefragment' (config/edit.mk); the logic and the choices
+# (which fragment, which other trees' defconfigs) are config/savefragment.c's.
 # ODIR/.config (edited) against ODIR/.config.merged (as merge.sh wrote it):
 # the tree's savedefconfig of both, their set difference (savefragment changes),
 # written into the flavour's own fragment or the fragment TO names (savefragment
@@ -9,7 +10,6 @@
 # breaks fragments/policy is refused before anything is written.
 set -eo pipefail
 make=$1 f=$2 kver=$3 src=$4 odir=$5 savefragment=$6 policy=$7 to=$8
-read -ra names <<< "$9"
 read -ra files <<< "${10}"
 affected=${11} savedefconfig=${12}
 cfg=$odir/.config merged=$odir/.config.merged
@@ -20,17 +20,9 @@ die() { echo "kflavour: savefragment $f: $*" >&2; exit 2; }
 [ -f "$cfg" ] || die "no $cfg; run 'make menuconfig flavour=$f' (or oldconfig) first"
 [ -f "$merged" ] || die "no $merged (the config as merged) to compare with; run 'make config flavour=$f', then edit, then savefragment"
 
-# The target: to= names a fragment of the recipe; else the flavour's own.
-target_name=${to:-flavour-$f}
-target= list=("${files[@]}")
-for i in "${!names[@]}"; do
-	[ "${names[$i]}" = "$target_name" ] && target=${files[$i]}
-done
-if [ -z "$target" ]; then
-	[ -z "$to" ] || die "to=$to is not a fragment of flavours/$f.flavour (fragments: ${names[*]}); name one of those"
-	target=fragments/flavour-$f.config
-	list+=("$target")
-fi
+# The target: the fragment to= names, else the flavour's own (new when the
+# recipe has none: apply merges it last).
+target=$("$savefragment" target "$f" "$to" "$9" "${10}")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -60,12 +52,12 @@ if [ -n "$to" ]; then
 	say "writing to the shared fragment $target (to=$to), used by: $affected"
 fi
 cp "$target" "$tmp/before" 2>/dev/null || : > "$tmp/before"
-"$savefragment" apply "$f" "$target" "$tmp/changes" "${list[@]}"
+"$savefragment" apply "$f" "$target" "$tmp/changes" "${files[@]}"
 diff -u --label "a/$target" --label "b/$target" "$tmp/before" "$target" || true
 recipe=flavours/$f.flavour
 if [ -z "$to" ]; then
 	cp "$recipe" "$tmp/recipe"
-	"$savefragment" add-fragment "$recipe" "$target_name"
+	"$savefragment" add-fragment "$recipe" "flavour-$f"
 	diff -u --label "a/$recipe" --label "b/$recipe" "$tmp/recipe" "$recipe" || true
 fi
 
@@ -82,12 +74,4 @@ if ! "$savefragment" compare "$tmp/edited" "$cfg" > "$tmp/compare"; then
 	exit 1
 fi
 say "saved in $target; the merge now gives the edited config"
-for d in defconfigs/*/; do
-	k=$(basename "$d")
-	[ "$k" != "$kver" ] || continue
-	for g in $affected; do
-		[ -f "$d/${g}_defconfig" ] &&
-			echo "  SAVE    also run: make defconfigs flavour=$g kver=$k (its defconfig comes from the same fragments)"
-	done
-done
-exit 0
+"$savefragment" others "$kver" $affected

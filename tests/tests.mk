@@ -19,6 +19,8 @@ $(eval $(call unit_test,test_records,$(records_src),-ljansson))
 $(eval $(call unit_test,test_flavour_rec,$(records_src),-ljansson))
 $(eval $(call unit_test,test_config_commit,$(records_src),-ljansson))
 $(out)/tests/test_config_commit: config/commit.c
+$(eval $(call unit_test,test_config_savefragment,,))
+$(out)/tests/test_config_savefragment: config/savefragment.c
 $(eval $(call unit_test,test_dotconfig,,))
 $(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
