@@ -67,29 +67,32 @@ check "the stderr also in check.log" grep -q 'exiting 1 on purpose' "$kf_tmp/out
 # The background lane: a suite of two scripts in the main lane and two in
 # the lane, one of which dies after two ok lines. The lane starts where its
 # first script's name puts it: after a-first, whose mark bgok finds. Its
-# lane directory holds a killed run's state, which must not count.
+# lane directory holds a killed run's state, which must not count. One
+# script, marked '# lane: after', runs last, once the lane has ended (it
+# finds bgok's mark), though its name sorts first.
 b=$kf_tmp/lanesuite lo=$kf_tmp/laneout
 mkdir -p "$b" "$lo/check.bg/bgok.sh"
 lfake() { printf '. tests/lib.sh\n# lane: background\n%s\n' "$2" > "$b/$1.sh"; }	# lfake NAME BODY
 lfake bgdies 'echo 1..4; ok one; ok two; echo "$bg_no_such_variable"; ok three'
-lfake bgok '[ -f "$KF_OUT/a-first.done" ] && ok "after a-first" || not_ok "after a-first"; sleep 1; ok one; ok two; done_testing'
+lfake bgok '[ -f "$KF_OUT/a-first.done" ] && ok "after a-first" || not_ok "after a-first"; sleep 1; ok one; ok two; touch "$KF_OUT/bgok.done"; done_testing'
+printf '. tests/lib.sh\n# lane: after\n[ -f "$KF_OUT/bgok.done" ] && ok "after the lane" || not_ok "after the lane"; done_testing\n' > "$b/a-after.sh"
 printf '. tests/lib.sh\nsleep 1; touch "$KF_OUT/a-first.done"; ok one; done_testing\n' > "$b/a-first.sh"
 printf '. tests/lib.sh\nok one; done_testing\n' > "$b/main.sh"
 printf 'not ok 1 - stale\n1..1\n' > "$lo/check.bg/bgok.sh/tap"
 echo 1 > "$lo/check.bg/bgok.sh/rc"
 KF_OUT=$lo KF_SUITE=$b tests/run > "$kf_tmp/lane.out" 2>&1
 rc=$?
-check_eq "lane: the sums, exit 1" "$(tail -n 1 "$kf_tmp/lane.out"), exit $rc" "7 passed, 1 failed, 0 skipped, exit 1"
+check_eq "lane: the sums, exit 1" "$(tail -n 1 "$kf_tmp/lane.out"), exit $rc" "8 passed, 1 failed, 0 skipped, exit 1"
 check "lane: the script that died is a failure" \
 	grep -q '^  not ok - bgdies\.sh exited 1 with no failing test; planned 4 tests, printed 2$' "$kf_tmp/lane.out"
 check "lane: ... with its stderr" grep -q '^  # .*bg_no_such_variable: unbound variable$' "$kf_tmp/lane.out"
-check_eq "lane: its scripts after the others, in name order" \
-	"$(sed -n "s|^== $b/||p" "$kf_tmp/lane.out" | sed 's/([0-9:]*)$/(time)/' | tr '\n' '|')" \
-	"a-first.sh (time)|main.sh (time)|bgdies.sh (background lane)|bgok.sh (background lane)|"
+check_eq "lane: its scripts after the others, in name order; then the one marked after" \
+	"$(sed -n "s|^== $b/||p" "$kf_tmp/lane.out" | sed -E 's/(\(|, )[0-9:]+\)$/\1time)/' | tr '\n' '|')" \
+	"a-first.sh (time)|main.sh (time)|bgdies.sh (background lane)|bgok.sh (background lane)|a-after.sh (after the lane, time)|"
 check "lane: their lines under their own header" \
 	sh -c "sed -n '/^== .*bgok.sh (background lane)/,/^seconds/p' '$kf_tmp/lane.out' | grep -q '^  ok 3 - two$'"
-check_eq "lane: a row of seconds for each of the four" \
-	"$(grep -cE '^  (a-first|main|bgok|bgdies)\.sh +[0-9.]+ s +[0-9.]+ s CPU$' "$kf_tmp/lane.out")" 4
+check_eq "lane: a row of seconds for each of the five" \
+	"$(grep -cE '^  (a-first|main|bgok|bgdies|a-after)\.sh +[0-9.]+ s +[0-9.]+ s CPU$' "$kf_tmp/lane.out")" 5
 check "lane: it started after a-first, where bgdies's name puts it" \
 	sh -c "sed -n '/^== .*a-first.sh/,\$p' '$kf_tmp/lane.out' | grep -q '^== background lane from here'"
 check "lane: check.log has its TAP and stderr" sh -c "grep -q '^bgdies.sh: 2 passed, 0 failed, 0 skipped, exit 1$' '$lo/check.log' &&

@@ -1,4 +1,7 @@
 #!/bin/bash
+# lane: background
+# (A cold build with modules: in the background lane, on an out= of its
+# own, beside the main lane's scripts; tests/lib.sh, kf_system_out.)
 # make deb (issue 46): the small systemd-capable flavour, tiny-systemd, packaged
 # by the tree's own bindeb-pkg in its O=, with its modules. Its record,
 # deb/deb.json: valid against package/deb.schema.json; the package names
@@ -11,7 +14,7 @@
 # directories: tests/slow/32-deb-repro.sh). Bad input: an unknown flavour,
 # modules=0. docs/system-boot.md, "Packages".
 . tests/lib.sh
-o=$KF_OUT
+o=$kf_system_out
 k=$o/6.1
 f=tiny-systemd
 d=$k/$f/deb

@@ -1,4 +1,5 @@
 #!/bin/bash
+# lane: after
 # The system boot (issue 46; docs/system-boot.md, "The system boot"): the
 # small systemd-capable flavour's package (tiny-systemd, packaged by
 # tests/e2e/32-deb.sh, VIRTIO_BLK=m) installed in its Debian system
@@ -6,12 +7,13 @@
 # to multi-user.target: the facts unit prints systemd's facts, the root
 # disk's driver came as a module from the initrd, no unit failed, QEMU exits
 # 33; the record is valid and the image is never written. An unchanged
-# make sysboot boots nothing. The cheap negative case: generic's kernel (no
+# make sysboot boots nothing. (After the background lane, where 32-deb made
+# the package, on tests/lib.sh's kf_system_out.) The cheap negative case: generic's kernel (no
 # block layer, no virtio) on the same image, no initrd: no-root, its cause
 # naming CONFIG_VIRTIO_BLK. The other verdicts: tests/unit/test_sysboot.c on
 # recorded real boots.
 . tests/lib.sh
-o=$KF_OUT
+o=$kf_system_out
 k=$o/6.1
 f=tiny-systemd
 s=$k/$f/system
@@ -57,12 +59,13 @@ t0=$(stat -c %Y "$r")
 check "make sysboot again" make sysboot flavour=$f out="$o"
 check_eq "... boots nothing again" "$(stat -c %Y "$r")" "$t0"
 
-# The cheap negative case: a kernel that cannot find the root disk.
-neg=$kf_tmp/neg
+# The cheap negative case: a kernel that cannot find the root disk
+# (generic's, from the main lane's out=).
+neg=$kf_tmp/neg g=$KF_OUT/6.1/generic
 check_fails "generic's kernel on the image: no-root, the missing driver named" 1 \
 	'^          root device /dev/vda not found: .*CONFIG_VIRTIO_BLK is not set: the kernel has no virtio_blk' \
-	"$o/tools/boot-runner" --disk "$s/image.raw" --kernel "$k/generic/arch/x86/boot/bzImage" \
-	--recipe flavours/generic.flavour --config "$k/generic/.config" --kver 6.1 --out "$neg"
+	"$o/tools/boot-runner" --disk "$s/image.raw" --kernel "$g/arch/x86/boot/bzImage" \
+	--flavour-record "$g/flavour.json" --config "$g/.config" --kver 6.1 --out "$neg"
 check_eq "... its record: no-root, the cause, the kernel's line" \
 	"$(jq -r '"\(.verdict) \(.cause | test("CONFIG_BLOCK is not set")) \(.initrd_sha256)"' "$neg/qemu64.json")" \
 	"no-root true null"

@@ -5,7 +5,8 @@
 # packages are downloaded), a kernel package whose postinst fails, a disk
 # that fills while the root filesystem is made, the image made twice (what
 # is reproducible), the image booted to multi-user.target with neither it
-# nor the cached tarball changed, and make rootfs and make system as an ordinary user
+# nor the cached tarball changed, Debian's own cloud kernel package installed
+# (its initrd with virtio_blk), and make rootfs and make system as an ordinary user
 # (mmdebstrap's unshare mode), whose root filesystem must be the same bytes
 # as root's.
 . tests/lib.sh
@@ -40,10 +41,17 @@ else
 	skip "a disk that fills while the root filesystem is made" "unshare -m is not allowed here"
 fi
 
-# Debian's cloud kernel package (tests/e2e/46-rootfs.sh fetched it).
-deb=$(ls "$o"/debs/linux-image-6.1.0-*-cloud-amd64_*.deb 2>/dev/null | head -n1)
+# Debian's cloud kernel package (VIRTIO_BLK=m), fetched once into out=.
+debs=$o/debs
+mkdir -p "$debs"
+deb=$(ls "$debs"/linux-image-6.1.0-*-cloud-amd64_*.deb 2>/dev/null | head -n1)
 if [ -z "$deb" ]; then
-	not_ok "Debian's cloud kernel package in $o/debs (tests/e2e/46-rootfs.sh fetches it)"
+	name=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null | awk '/Depends: linux-image-6/ {print $2; exit}')
+	(cd "$debs" && apt-get download -q "$name" > /dev/null 2>&1)
+	deb=$(ls "$debs"/linux-image-6.1.0-*-cloud-amd64_*.deb 2>/dev/null | head -n1)
+fi
+if [ -z "$deb" ]; then
+	not_ok "Debian's cloud kernel package downloaded (apt-get download linux-image-6.1.0-*-cloud-amd64)"
 	done_testing
 fi
 
@@ -67,6 +75,13 @@ check "... its log kept beside the flavour's directory" \
 a=$o/6.1/debian-cloud/system
 rm -rf "$a"
 check "make system flavour=debian-cloud" make system flavour=debian-cloud deb="$deb" out="$o"
+check "image.json matches system/image.schema.json" valid "$a/image.json" system/image.schema.json
+check_eq "Debian's package installed, from the record" "$(jq -r '"\(.package.name) \(.package.version)"' "$a/image.json")" \
+	"$(dpkg-deb -f "$deb" Package Version | awk '{print $2}' | paste -sd' ')"
+check_eq "its postinst made the initrd, which carries virtio_blk" \
+	"$(jq -r '"\(.initrd.root_driver) \(.initrd.root_driver_in)"' "$a/image.json")" "virtio_blk initrd"
+check_eq "vmlinuz is the package's" "$(sha "$a/vmlinuz")" \
+	"$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./boot/vmlinuz-$(jq -r .release "$a/image.json")" | sha256sum | cut -d' ' -f1)"
 cp -p "$a/image.json" "$kf_tmp/first.json"
 rm -rf "$a"
 check "make system flavour=debian-cloud again, from nothing" make system flavour=debian-cloud deb="$deb" out="$o"
