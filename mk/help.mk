@@ -71,8 +71,9 @@ Checks:
                         mpsc), the 6.12 tree (config, mpsc built and booted,
                         make upgrade), the distro configs, check-repro, a new
                         flavour end to end, clang-tidy's static analyzer
-  make check-distro     build, boot and package debian-cloud-mpsc (Debian's config;
-                        two package builds compared; no system boot yet): slow
+  make check-distro     debian-cloud-mpsc (Debian's config) built, booted, packaged
+                        twice (compared), installed and booted to systemd on
+                        nocona; make c2c of debian-cloud against it: hours
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
   make farm-check DISTCC_HOSTS=...   each distcc host reachable and compiling
@@ -81,7 +82,8 @@ Checks:
                         password, stores an object and returns it (with ccache)
   make bench            speed ratios in one run: builds, boots, no-ops, ccache,
                         a fragment toggle, distro=FLAVOUR, a distcc farm, c2c,
-                        the shared cache (steps="12": only some; docs/benchmarks.md)
+                        the shared cache, a system boot (sysboot_flavour=, default
+                        tiny-systemd) (steps="12 13": only some; docs/benchmarks.md)
   make deps             check (as root: install) the Debian packages needed
   make check-deps       the same, with what the tests need too
   make clean            remove out/<kver>/

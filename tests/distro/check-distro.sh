@@ -50,5 +50,56 @@ if [ "${KF_DISTRO_DEB:-1}" != 0 ]; then
 	sums() { jq -r '.packages[] | "\(.file) \(.bytes) \(.sha256)"' "$1"; }
 	check_eq "$f: two package builds, every .deb byte-identical" "$(sums "$j" 2>&1)" "$(sums "$first/deb/deb.json")"
 	[ "$kf_failed" = 0 ] && rm -rf "$first"
+
+	# Installed in the Debian system and booted to systemd (issue 46,
+	# docs/system-boot.md): its own package, its postinst's initrd, on
+	# nocona; no failed unit; the modules loaded named in the report.
+	sb=$o/6.1/$f/sysboot/nocona.json
+	start=$(date +%s)
+	check "make system sysboot flavour=$f cpu=nocona" make system sysboot flavour="$f" cpu=nocona out="$o"
+	grep -E '^  (ROOTFS|SYSTEM|SYSBOOT) ' "$kf_tmp/last.out" | diag
+	echo "# make system sysboot $f: $(( $(date +%s) - start )) s"
+	check "$f: sysboot/nocona.json matches boot/sysboot.schema.json" \
+		/usr/bin/python3 -W ignore -m jsonschema -i "$sb" boot/sysboot.schema.json
+	check_eq "$f on nocona: system boot verdict, multi-user.target, failed units" \
+		"$(jq -r '"\(.verdict) \(.system.multi_user_reached) \(.system.failed_units | length)"' "$sb" 2>/dev/null)" \
+		"pass true 0"
+	check_eq "$f on nocona: the kernel booted is the package's release" \
+		"$(jq -r .release "$sb" 2>/dev/null)" "$(jq -r .release "$j" 2>/dev/null)"
+	nm=$(jq -r '.system.modules | length' "$sb" 2>/dev/null)
+	[ "${nm:-0}" -gt 0 ] 2>/dev/null && ok "$f on nocona: $nm modules loaded" ||
+		not_ok "$f on nocona: modules loaded (${nm:-none})"
+	check_eq "$f on nocona: the root disk's driver came from the initrd" \
+		"$(jq -r '.system.root.modules | index("virtio_blk") != null' "$sb" 2>/dev/null)" true
+	make report-only flavour="$f" out="$o" > "$kf_tmp/report.txt" 2>&1
+	m1=$(jq -r '.system.modules[0]' "$sb" 2>/dev/null)
+	grep -E "modules loaded .*${m1:-none}" "$kf_tmp/report.txt" | diag
+	grep -qE "modules loaded .*[0-9]+: .*${m1:-none}" "$kf_tmp/report.txt" &&
+		ok "the report names the modules loaded ($m1, ...)" ||
+		not_ok "the report names the modules loaded ($m1, ...)"
+fi
+
+# What 128-byte padding does in Debian's own kernel (issue 45; docs/c2c.md,
+# "Distro kernels"): make c2c on debian-cloud and debian-cloud-mpsc (SLUB,
+# a real layout), bzImage each, the pipe workload on nocona under TCG's
+# multi-threaded mode. KF_DISTRO_C2C=0 leaves it out.
+if [ "${KF_DISTRO_C2C:-1}" != 0 ]; then
+	start=$(date +%s)
+	check "make c2c group=debian (debian-cloud, debian-cloud-mpsc)" \
+		make c2c flavour='debian-cloud debian-cloud-mpsc' runs="${KF_DISTRO_C2C_RUNS:-3}" out="$o"
+	echo "# make c2c debian-cloud debian-cloud-mpsc: $(( $(date +%s) - start )) s"
+	for g in debian-cloud debian-cloud-mpsc; do
+		c=$o/6.1/$g/c2c/nocona.json
+		check "$g: c2c/nocona.json matches c2c/c2c.schema.json" \
+			/usr/bin/python3 -W ignore -m jsonschema -i "$c" c2c/c2c.schema.json
+		check_eq "$g: attributed from its vmlinux and the probe's facts (2 CPUs' per-CPU areas)" \
+			"$(jq -r '.attribution | "\(.vmlinux != null) \(.kernel_text_phys != null) \(.percpu_phys | length)"' "$c" 2>/dev/null)" \
+			"true true 2"
+	done
+	make report-only flavour='debian-cloud debian-cloud-mpsc' out="$o" > "$kf_tmp/c2c-report.txt" 2>&1
+	sed -n '/^Cache-line contention/,/^$/p' "$kf_tmp/c2c-report.txt" | diag
+	grep -q '^Cache-line contention (emulated): pipe on nocona' "$kf_tmp/c2c-report.txt" &&
+		ok "the report compares the two under c2c" ||
+		not_ok "the report compares the two under c2c"
 fi
 done_testing
