@@ -4,7 +4,7 @@
  *
  *   bench --top DIR --tree KDIR --out DIR --kver K --jobs N
  *            --flavours "generic k8 mpsc" [--distro FLAVOUR] [--steps "N ..."]
- *            [--report FILE]
+ *            [--sysboot FLAVOUR --rootfs DIR] [--report FILE]
  *
  * Every out= is a fresh scratch directory under --out that shares the
  * prepared tree of KDIR by hard links (build/linktree.sh), so "cold" means
@@ -54,6 +54,12 @@
  *      cache: the remote empty (cold: fills it), warm (another machine's
  *      first build: at most 0.35x cold), none (no ccache_remote), and
  *      unreachable (the server stopped: at most 1.05x none) (remote.c).
+ *  13. with --sysboot (tiny-systemd; docs/system-boot.md): on step 2's
+ *      out=, that flavour packaged, installed in the Debian system (the
+ *      cached root filesystem in --rootfs) and booted both ways by one make
+ *      (not timed); then its system boot (to multi-user.target) and the
+ *      static-init boot of the same kernel, QEMU's own commands from their
+ *      records, alternated, 3 times each: the medians' ratio (sysboot.c).
  *
  * The steps run in the order of what the goals need most, so a run cut
  * short still answers the first questions; --steps "4 5" runs only some,
@@ -82,7 +88,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: bench --top DIR --tree KDIR --out DIR --kver K --jobs N"
 		" --flavours LIST --kcppflags FLAGS [--distro FLAVOUR] [--steps \"N ...\"]"
-		" [--report FILE]\n");
+		" [--sysboot FLAVOUR --rootfs DIR] [--report FILE]\n");
 	exit(2);
 }
 
@@ -118,6 +124,8 @@ static void parse_args(int argc, char **argv)
 		{ "distro", required_argument, NULL, 'd' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "kcppflags", required_argument, NULL, 'K' },
+		{ "sysboot", required_argument, NULL, 'S' },
+		{ "rootfs", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *flavours = NULL;
@@ -136,11 +144,13 @@ static void parse_args(int argc, char **argv)
 		case 'd': b.distro = *optarg ? optarg : NULL; break;
 		case 'T': free(b.src_kdir); b.src_kdir = kf_xstrdup(optarg); break;
 		case 'K': b.kcppflags = optarg; break;
+		case 'S': b.sysboot = *optarg ? optarg : NULL; break;
+		case 'R': b.rootfs = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind != argc || !b.top || !b.bout || !b.kver || b.jobs < 1 || !flavours ||
-	    !b.src_kdir || !b.kcppflags)
+	    !b.src_kdir || !b.kcppflags || (b.sysboot && !b.rootfs))
 		usage();
 	b.flavour_arg = flavours;
 	b.flavours = kf_xstrdup(flavours);
@@ -177,6 +187,8 @@ int main(int argc, char **argv)
 	m.farm = m.serial = none;
 	m.c2c_make = m.c2c_plugin = m.c2c_plain = none;
 	m.rc_cold = m.rc_warm = m.rc_none = m.rc_down = none;
+	m.sysboot = m.sysboot_static = none;
+	m.sysboot_mu = -1;
 	m.boot_max = m.boot_median = -1;
 	b.load_start = loadavg();
 	b.start_time = time(NULL);
@@ -219,6 +231,10 @@ int main(int argc, char **argv)
 	if (step(12))
 		step_remote();
 	table();
+	if (b.sysboot && step(13)) {
+		step_sysboot(first);
+		table();
+	}
 	if (b.report) {
 		size_t len;
 		char *text = kf_read_file(b.report, &len);

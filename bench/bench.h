@@ -3,7 +3,8 @@
  * bench: what its files share. bench.c parses the arguments and runs the
  * steps in order; run.c runs and measures commands (make, raw Kbuild) and
  * reads the records they leave; steps.c is steps 1-9, farm.c step 10, c2c.c
- * step 11, remote.c step 12; table.c prints what was measured.
+ * step 11, remote.c step 12, sysboot.c step 13; table.c prints what was
+ * measured.
  */
 #ifndef KF_BENCH_H
 #define KF_BENCH_H
@@ -30,6 +31,7 @@ struct bench {
 	const char *flavour_arg;	/* --flavours as given */
 	char *src_kdir, *flavours;	/* b.fl points into flavours, a copy */
 	const char *steps;		/* --steps "4 5": only these (default all) */
+	const char *sysboot, *rootfs;	/* step 13's flavour; the Debian system's cache */
 	int jobs, run_no, nf;	/* run_no: make runs so far, in the log lines */
 	char *fl[MAX_FLAVOURS];
 	double load_start;
@@ -57,6 +59,8 @@ struct figures {
 	struct run c2c_make, c2c_plugin, c2c_plain;	/* step 11 */
 	struct run rc_cold, rc_warm, rc_none, rc_down;	/* step 12 */
 	long long rc_cold_stored, rc_warm_hits;
+	struct run sysboot, sysboot_static;	/* step 13, medians */
+	double sysboot_mu;		/* its record's time to multi-user.target */
 };
 extern struct figures m;
 
@@ -76,6 +80,8 @@ struct kf_build_rec build_json(const char *out, const char *flavour);
 long compiled(const char *out, const char *flavour);
 struct run build_stage(const char *out, char *const fl[], int nf);
 int cmp_double(const void *a, const void *b2);
+struct run qemu_once(const char *log, char *const argv[], long long want);
+struct run median_of_rounds(const struct run *r);
 double loadavg(void);
 
 /* steps.c, farm.c, c2c.c: each step fills its figures in m. */
@@ -90,6 +96,7 @@ void step_distro(const char *first);
 void step_farm(void);
 void step_c2c(const char *first);
 void step_remote(void);
+void step_sysboot(const char *first);
 
 /* table.c: the table of m, to --report. */
 void table(void);

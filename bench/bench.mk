@@ -7,10 +7,13 @@
 # the shared cache (root): warm, cold, unreachable.
 # Scratch out= directories under $(out)/bench share this out's tree by hard
 # links; the table goes to $(out)/bench/report.txt (docs/benchmarks.md).
-$(eval $(call tool,bench,bench/bench.c bench/run.c bench/steps.c bench/farm.c bench/c2c.c bench/remote.c bench/table.c $(records_src) lib/proc.c,-ljansson))
+$(eval $(call tool,bench,bench/bench.c bench/run.c bench/steps.c bench/farm.c bench/c2c.c bench/remote.c bench/sysboot.c bench/table.c $(records_src) lib/proc.c,-ljansson))
 $(tools)/bench: bench/bench.h
 
 distro ?= debian-cloud-mpsc
+# step 13: the small systemd-capable flavour's system boot against its
+# static-init boot (sysboot_flavour=: left out); the Debian system from $(rootfs)
+sysboot_flavour ?= tiny-systemd
 # steps="4 5 6": only those steps, on the scratch out= an earlier run left
 steps ?=
 
@@ -19,4 +22,5 @@ bench: $(tools)/bench $(tools)/farm-net $(tree_stamp) $(flavours_mk)
 	@echo "  BENCH   $(kver) $(flavour)$(if $(distro), + $(distro)): cold builds in $(out)/bench, 45 to 100 min on 2 cores with a distro flavour, half without"
 	@KF_TOOLS='$(tools)' $(tools)/bench --top '$(top)' --tree '$(kdir)' --out '$(out)/bench' --kver $(kver) \
 		--jobs $(jobs) --flavours '$(flavour)' --distro '$(distro)' --steps '$(steps)' \
+		--sysboot '$(sysboot_flavour)' --rootfs '$(abspath $(rootfs))' \
 		--kcppflags '$(kbuild_cppflags)' --report '$(out)/bench/report.txt'

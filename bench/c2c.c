@@ -10,39 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* One QEMU run of argv (a boot record's command), its output appended to
- * log; it must end by itself within 300 s with the exit status want (the
- * boot's own, from its record: the guest's isa-debug-exit). */
-static struct run qemu_once(const char *log, char *const argv[], long long want)
-{
-	struct kf_proc_opts o = { .log = log, .append = 1, .dir = b.top, .null_in = 1,
-				  .group = 1 };
-	int status;
-	struct run r = measure(&o, argv, 300, &status);
-
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
-		kf_die(1, "QEMU ended with status %d, its boot record says %lld; its output: %s",
-		       WIFEXITED(status) ? WEXITSTATUS(status) : -1, want, log);
-	return r;
-}
-
-/* The median of step 11's C2C_ROUNDS runs (an odd number), wall and CPU
- * each on its own. */
-static struct run median(const struct run *r)
-{
-	double w[C2C_ROUNDS], c[C2C_ROUNDS];
-
-	for (int i = 0; i < C2C_ROUNDS; i++) {
-		w[i] = r[i].wall;
-		c[i] = r[i].cpu;
-	}
-	qsort(w, C2C_ROUNDS, sizeof(w[0]), cmp_double);
-	qsort(c, C2C_ROUNDS, sizeof(c[0]), cmp_double);
-	return (struct run){ w[C2C_ROUNDS / 2], c[C2C_ROUNDS / 2] };
-}
 
 /* A plugin's argument with its out=FILE replaced by out=raw. */
 static char *plugin_arg(const char *arg, const char *raw)
@@ -136,8 +104,8 @@ void step_c2c(const char *first)
 		with[i] = qemu_once(log, pa, br.exit_status);
 		without[i] = qemu_once(log, na, br.exit_status);
 	}
-	m.c2c_plugin = median(with);
-	m.c2c_plain = median(without);
+	m.c2c_plugin = median_of_rounds(with);
+	m.c2c_plain = median_of_rounds(without);
 	say("  with the plugin %.1f s, without %.1f s", m.c2c_plugin.wall, m.c2c_plain.wall);
 	unlink(raw);
 	for (size_t i = 0; i < np; i++)

@@ -256,3 +256,34 @@ double loadavg(void)
 	}
 	return l;
 }
+
+/* One QEMU run of argv (a boot record's command), its output appended to
+ * log; it must end by itself within 300 s with the exit status want (the
+ * boot's own, from its record: the guest's isa-debug-exit). */
+struct run qemu_once(const char *log, char *const argv[], long long want)
+{
+	struct kf_proc_opts o = { .log = log, .append = 1, .dir = b.top, .null_in = 1,
+				  .group = 1 };
+	int status;
+	struct run r = measure(&o, argv, 300, &status);
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
+		kf_die(1, "QEMU ended with status %d, its boot record says %lld; its output: %s",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1, want, log);
+	return r;
+}
+
+/* The median of C2C_ROUNDS runs (an odd number: steps 11 and 13), wall
+ * and CPU each on its own. */
+struct run median_of_rounds(const struct run *r)
+{
+	double w[C2C_ROUNDS], c[C2C_ROUNDS];
+
+	for (int i = 0; i < C2C_ROUNDS; i++) {
+		w[i] = r[i].wall;
+		c[i] = r[i].cpu;
+	}
+	qsort(w, C2C_ROUNDS, sizeof(w[0]), cmp_double);
+	qsort(c, C2C_ROUNDS, sizeof(c[0]), cmp_double);
+	return (struct run){ w[C2C_ROUNDS / 2], c[C2C_ROUNDS / 2] };
+}

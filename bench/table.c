@@ -102,6 +102,15 @@ void table(void)
 			m.rc_warm_hits, m.rc_cold_stored);
 	row(t, "%8.1f %8.1f", m.rc_none, "12. empty local cache, no shared cache: %s", f0);
 	row(t, "%8.1f %8.1f", m.rc_down, "12. empty local cache, shared cache unreachable: %s", f0);
+	if (b.sysboot) {
+		row(t, "%8.1f %8.1f", m.sysboot, "13. system boot to multi-user.target, median of %d: %s",
+		    C2C_ROUNDS, b.sysboot);
+		row(t, "%8.1f %8.1f", m.sysboot_static, "13. static-init boot of the same kernel, median of %d",
+		    C2C_ROUNDS);
+		if (m.sysboot_mu >= 0)
+			fprintf(t, "%-60s %8.1f\n", "13. multi-user.target reached at (systemd-analyze)",
+				m.sysboot_mu);
+	}
 	fprintf(t, "\nratios (goal beside each)\n");
 	ratio(t, "one jobserver / one make per flavour (wall)", m.jobs.wall, m.seq_total.wall,
 	      "<= 1");
@@ -131,6 +140,9 @@ void table(void)
 	      m.c2c_plain.wall, "<= 10");
 	ratio(t, "c2c: make c2c, every flavour x 5 runs, seconds", m.c2c_make.wall, 1,
 	      "<= 300 (3 tiny flavours)");
+	if (b.sysboot)
+		ratio(t, "system boot / static-init boot, same kernel (wall)", m.sysboot.wall,
+		      m.sysboot_static.wall, "(measured)");
 	if (b.distro) {
 		ratio(t, "distro: build stage / raw Kbuild, cold (wall)", m.d_build.wall,
 		      m.d_raw.wall, "~1");
