@@ -2,9 +2,12 @@
 /*
  * audit - check that every value the fragments request is in the final config.
  *
- *   config-audit --srctree SRC --config FINAL [--json OUT] [--renames FILE]
- *                [--base BASE [--verbose]] [--olddefconfig LOG] [--needs FILE]
- *                FRAGMENT...
+ *   config-audit --srctree SRC --config FINAL --flavour NAME [--json OUT]
+ *                [--renames FILE] [--base BASE [--verbose]] [--olddefconfig LOG]
+ *                [--needs FILE] FRAGMENT...
+ *
+ * NAME is the flavour the lines and the record name (config/merge.sh's
+ * FLAVOUR), never made up from FINAL's path.
  *
  * The fragments alone (their lines, conflicts between them) are checked
  * first, without a tree, by config/lint.c; the audit reports the same
@@ -64,9 +67,9 @@
 
 static void usage(void)
 {
-	kf_die(2, "usage: config-audit --srctree SRC --config FINAL [--json OUT.json] [--renames FILE]\n"
-	       "                    [--base BASE [--verbose]] [--olddefconfig LOG] [--needs FILE]\n"
-	       "                    FRAGMENT...");
+	kf_die(2, "usage: config-audit --srctree SRC --config FINAL --flavour NAME [--json OUT.json]\n"
+	       "                    [--renames FILE] [--base BASE [--verbose]] [--olddefconfig LOG]\n"
+	       "                    [--needs FILE] FRAGMENT...");
 }
 
 /*
@@ -196,6 +199,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "srctree", required_argument, NULL, 's' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "flavour", required_argument, NULL, 'f' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "renames", required_argument, NULL, 'r' },
 		{ "base", required_argument, NULL, 'b' },
@@ -204,10 +208,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *srctree = NULL, *json = NULL, *olddefconfig = NULL, *needs_path = NULL;
+	const char *flavour = NULL;
 	json_t *needs = NULL;
 	struct kf_renames renames = { 0 };
 	struct kf_audit a;
-	char *flavour;
 	int ok, c, verbose = 0;
 
 	kf_prog = "audit";
@@ -217,6 +221,7 @@ int main(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case 's': srctree = optarg; break;
 		case 'c': a.config = optarg; break;
+		case 'f': flavour = optarg; break;
 		case 'j': json = optarg; break;
 		case 'r': a.renames_path = optarg; break;
 		case 'b': a.base_path = optarg; break;
@@ -225,7 +230,7 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (optind >= argc || !srctree || !a.config)
+	if (optind >= argc || !srctree || !a.config || !flavour)
 		usage();
 	for (int i = optind; i < argc; i++)
 		kf_fragset_add(&a.req, argv[i], NULL);
@@ -245,7 +250,6 @@ int main(int argc, char **argv)
 	if (needs_path)
 		needs = needs_check(&a, needs_path);
 
-	flavour = kf_flavour_of(a.config);
 	ok = a.nmiss == 0;
 	for (size_t k = 0; k < a.nmiss; k++)
 		kf_miss_print(stderr, &a.miss[k]);
@@ -264,7 +268,6 @@ int main(int argc, char **argv)
 		kf_base_summary(stdout, &a, flavour);
 	for (size_t k = 0; verbose && k < a.nlost; k++)
 		kf_miss_print(stderr, &a.lost[k]);
-	free(flavour);
 	kf_renames_free(&renames);
 	kf_audit_free(&a);
 	return ok ? 0 : 1;

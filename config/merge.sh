@@ -72,7 +72,7 @@ echo "  CONFIG  $f: ${KF_BASE_NAME:-tinyconfig} + $(printf '%s ' "${@##*/}")"
 # kconfig, byte-identical output), so the tree's Kconfig is parsed once.
 # --needs: can this config boot systemd (docs/system-boot.md)? Its answer
 # goes into config.json; a miss is shown, not failed.
-"$audit" --srctree "$src" --config "$odir/$new" --olddefconfig "$log" \
+"$audit" --srctree "$src" --config "$odir/$new" --flavour "$f" --olddefconfig "$log" \
 	--json "$odir/config.json.kf-new" --needs fragments/systemd.needs "${base[@]}" "$@" || {
 	[ -f "$odir/config.json.kf-new" ] || tail -n 5 "$log" >&2
 	failed "audit failed (see config-failed.json)"

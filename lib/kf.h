@@ -112,10 +112,12 @@ extern const char *const kf_recipe_keys[KF_NR_KEYS];
 int kf_flavour_name_ok(const char *s);
 
 /*
- * A flavour's name from a path, the one place it is derived: the recipe's
- * "flavours/<name>.flavour" gives <name>; any other path is a file of the
- * flavour's O= directory ("out/<kver>/<name>/.config") and gives the name of
- * the directory holding it. Malloc'ed.
+ * A flavour's name from its recipe's path, the one place a name is derived
+ * from a path: "flavours/<name>.flavour" gives <name> (any other path its
+ * last component, which kf_recipe_read() refuses). Only the config stage
+ * calls it, through kf_recipe_read() and config-flavours; every later tool
+ * takes the name from the flavour's record (flavour.json) or an argument.
+ * Malloc'ed.
  */
 char *kf_flavour_of(const char *path);
 

@@ -46,23 +46,12 @@ static int is_recipe_path(const char *path)
 
 char *kf_flavour_of(const char *path)
 {
-	const char *end, *start;
+	const char *base = strrchr(path, '/');
 
-	if (is_recipe_path(path)) {
-		const char *base = strrchr(path, '/');
-
-		base = base ? base + 1 : path;
-		return kf_xstrndup(base, strlen(base) - strlen(".flavour"));
-	}
-	end = strrchr(path, '/');
-	if (!end)
-		return kf_xstrdup(".");
-	while (end > path && end[-1] == '/')
-		end--;
-	for (start = end; start > path && start[-1] != '/'; start--)
-		;
-	return end > start ? kf_xasprintf("%.*s", (int)(end - start), start)
-			   : kf_xstrdup("/");
+	base = base ? base + 1 : path;
+	if (!is_recipe_path(path))
+		return kf_xstrdup(base);
+	return kf_xstrndup(base, strlen(base) - strlen(".flavour"));
 }
 
 /* tinyconfig, debian:<name> or file:<path>: the form, not the file. */

@@ -149,7 +149,8 @@ builds_for_diffconfig =
 builds_for_logdiff = $(a) $(b)
 diffconfig: $$(kdir)/$$(a)/config.stamp $$(kdir)/$$(b)/config.stamp $$(ktools)/config-diff
 	@echo "# diffconfig $(a) -> $(b) ($(kdir)/$(a)/.config -> $(kdir)/$(b)/.config)"
-	@$(ktools)/config-diff --srctree $(src) $(kdir)/$(a)/.config $(kdir)/$(b)/.config \
+	@$(ktools)/config-diff --srctree $(src) --label-a $(a) --label-b $(b) \
+		$(kdir)/$(a)/.config $(kdir)/$(b)/.config \
 		--json $(kdir)/diffconfig-$(a)-$(b).json
 
 # Two flavours on each CPU model, or one flavour across CPU models; each
