@@ -92,34 +92,21 @@ void report_read_cpu_models(struct report *r, const char *path)
 }
 
 /* A flavour's description and CPU model from the config stage's record of
- * it (kdir/<f>/flavour.json, lib/records.h); the recipe in dir only for a
- * flavour without one (an out/ of an older kflavour, a fixture). */
-void report_read_flavours(struct report *r, const char *kdir, const char *dir)
+ * it (kdir/<f>/flavour.json, lib/records.h): the report reads no recipe. A
+ * flavour without one (never configured, an out/ of an older kflavour)
+ * shows neither. */
+void report_read_flavours(struct report *r, const char *kdir)
 {
 	for (size_t i = 0; i < r->nfl; i++) {
 		struct flavour *f = &r->fl[i];
 		char *path = kf_xasprintf("%s/%s/flavour.json", kdir, f->name);
 		struct kf_flavour_rec fr;
-		struct kf_recipe rec;
-		char err[512];
 
-		/* a record of the first writer has no description: the recipe then */
-		if (!kf_flavour_rec_read(&fr, path, KF_QUIET, "run make config") &&
-		    fr.description && fr.model) {
-			f->description = kf_xstrdup(fr.description);
-			f->default_cpu = kf_xstrdup(fr.model);
-			kf_flavour_rec_free(&fr);
-			free(path);
-			continue;
+		if (!kf_flavour_rec_read(&fr, path, KF_QUIET, "run make config")) {
+			f->description = fr.description ? kf_xstrdup(fr.description) : NULL;
+			f->default_cpu = fr.model ? kf_xstrdup(fr.model) : NULL;
 		}
 		kf_flavour_rec_free(&fr);
-		free(path);
-		path = kf_xasprintf("%s/%s.flavour", dir, f->name);
-		if (!kf_recipe_read(path, &rec, err, sizeof(err))) {
-			f->description = kf_xstrdup(rec.value[KF_DESCRIPTION]);
-			f->default_cpu = kf_xstrdup(rec.value[KF_CPU]);
-			kf_recipe_free(&rec);
-		}
 		free(path);
 	}
 }

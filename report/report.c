@@ -14,8 +14,6 @@
  *   --json FILE         report.json path (default KDIR/report.json; '-': none)
  *   --html FILE         report.html path (default KDIR/report.html; '-': none)
  *   --cpu-models FILE   CPU model table (default boot/cpu-models)
- *   --recipes DIR       recipes, for descriptions and default CPUs of flavours
- *                       without a flavour.json (default flavours)
  *   --c2c-cpu CPU       the c2c comparison's machine: <f>/c2c/CPU.json (make's
  *                       c2c cpu); default each flavour's CPU model's record,
  *                       else its first; records of another machine than the
@@ -39,7 +37,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: report [--json FILE] [--html FILE] [--cpu-models FILE] [--recipes DIR]\n"
+		"usage: report [--json FILE] [--html FILE] [--cpu-models FILE]\n"
 		"              [--c2c-cpu CPU] [--c2c-workload W] [--width N] [--quiet] [--context N] KDIR FLAVOUR[=FRAGMENT,...]...\n"
 		"       report --logdiff [--context N] [--label-a L] [--label-b L] A.log B.log\n");
 	exit(2);
@@ -75,13 +73,12 @@ static long number(const char *s, const char *opt)
 
 int main(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_HTML, O_CPUS, O_RECIPES, O_WIDTH, O_QUIET,
+	enum { O_JSON = 256, O_HTML, O_CPUS, O_WIDTH, O_QUIET,
 	       O_CONTEXT, O_LOGDIFF, O_LA, O_LB, O_C2C, O_C2CW };
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, O_JSON },
 		{ "html", required_argument, NULL, O_HTML },
 		{ "cpu-models", required_argument, NULL, O_CPUS },
-		{ "recipes", required_argument, NULL, O_RECIPES },
 		{ "width", required_argument, NULL, O_WIDTH },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "context", required_argument, NULL, O_CONTEXT },
@@ -94,7 +91,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *json = NULL, *html = NULL, *cpus = "boot/cpu-models";
-	const char *recipes = "flavours", *la = NULL, *lb = NULL;
+	const char *la = NULL, *lb = NULL;
 	int width = 100, quiet = 0, context = 2, logdiff = 0, c, rc = 0;
 	struct report r = { 0 };
 	char *jpath, *hpath;
@@ -105,7 +102,6 @@ int main(int argc, char **argv)
 		case O_JSON: json = optarg; break;
 		case O_HTML: html = optarg; break;
 		case O_CPUS: cpus = optarg; break;
-		case O_RECIPES: recipes = optarg; break;
 		case O_WIDTH: width = (int)number(optarg, "--width"); break;
 		case O_QUIET: quiet = 1; break;
 		case O_CONTEXT: context = (int)number(optarg, "--context"); break;
@@ -127,7 +123,7 @@ int main(int argc, char **argv)
 	for (int i = optind + 1; i < argc; i++)
 		report_add_flavour(&r, argv[i]);
 	report_read_cpu_models(&r, cpus);
-	report_read_flavours(&r, argv[optind], recipes);
+	report_read_flavours(&r, argv[optind]);
 	report_load(&r, argv[optind]);
 	report_derive(&r);
 	report_compare(&r, context);

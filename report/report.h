@@ -232,9 +232,9 @@ struct report {
 void report_add_flavour(struct report *r, const char *spec);
 /* Read boot/cpu-models (missing file: no models). */
 void report_read_cpu_models(struct report *r, const char *path);
-/* Every flavour's description and CPU model: kdir/<name>/flavour.json,
- * else dir/<name>.flavour (neither: no description). */
-void report_read_flavours(struct report *r, const char *kdir, const char *dir);
+/* Every flavour's description and CPU model: kdir/<name>/flavour.json (none:
+ * no description). */
+void report_read_flavours(struct report *r, const char *kdir);
 /* Read everything under kdir; never fails on missing pieces. */
 void report_load(struct report *r, const char *kdir);
 /* A CPU model, unless it is there already. */

@@ -28,7 +28,7 @@ report_empty :=
 report_space := $(report_empty) $(report_empty)
 report_comma := ,
 report_args = $(foreach f,$(flavour),$(f)=$(subst $(report_space),$(report_comma),$(strip $($(f)_fragment_files))))
-report_run = $(tools)/report --cpu-models boot/cpu-models --recipes flavours --c2c-cpu $(c2c_cpu) \
+report_run = $(tools)/report --cpu-models boot/cpu-models --c2c-cpu $(c2c_cpu) \
 	--c2c-workload $(workload)
 
 # kcidb.json: builds and boots in KernelCI's KCIDB 5.3 format, remade when

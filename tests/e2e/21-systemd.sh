@@ -61,7 +61,7 @@ check "sysd-nocg: config.json matches the schema" schema "$r"
 # The report tool itself, its outputs in kf_tmp: out/6.1/report.json is
 # the run's own.
 check "the report of the two (configured, not built)" \
-	bash -c "cd '$co' && '$o/tools/report' --cpu-models boot/cpu-models --recipes flavours \
+	bash -c "cd '$co' && '$o/tools/report' --cpu-models boot/cpu-models \
 		--json '$kf_tmp/report.json' --html '$kf_tmp/report.html' '$o/6.1' sysd sysd-nocg"
 grep -Eq '^systemd needs +ok +1 missing: CGROUPS' "$kf_tmp/last.out" &&
 	ok "report: the systemd needs row, ok and 1 missing: CGROUPS" ||

@@ -24,7 +24,7 @@ trap cleanup EXIT
 # outputs: report.json, kcidb.json, results.ktap, junit.xml of the flavour.
 outputs() {
 	rm -rf "$t" && mkdir -p "$t" &&
-	"$o/tools/report" --cpu-models boot/cpu-models --recipes "$co/flavours" \
+	"$o/tools/report" --cpu-models boot/cpu-models \
 		--json "$t/report.json" --html "$t/report.html" "$k" "$fl" > "$t/table.txt" &&
 	"$o/tools/report-kcidb" --kdir "$k" --kver 6.1 --out "$t/kcidb.json" "$fl" &&
 	"$o/tools/report-results" --kdir "$k" --ktap "$t/results.ktap" --junit "$t/junit.xml" "$fl"

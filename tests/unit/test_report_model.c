@@ -36,7 +36,7 @@ static void load(struct report *r, const char *kdir, const char *const *fl, size
 	for (size_t i = 0; i < n; i++)
 		report_add_flavour(r, fl[i]);
 	report_read_cpu_models(r, "boot/cpu-models");
-	report_read_flavours(r, kdir, "flavours");
+	report_read_flavours(r, kdir);
 	report_load(r, kdir);
 	report_derive(r);
 	report_compare(r, 2);
