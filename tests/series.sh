@@ -4,7 +4,7 @@
 # it on 6.1; tests/slow/75-upgrade.sh, which has the 6.12 tree, on 6.12.
 lint_series() {
 	local kv=$1 s=$KF_OUT/$1/src pl
-	mapfile -t pl < <(sed -e 's/#.*//' "patches/$kv/series" | awk 'NF {print "patches/'"$kv"'/" $1}')
+	mapfile -t pl < <(tree/series.sh --paths "patches/$kv/series")
 	if [ ${#pl[@]} = 0 ]; then not_ok "patches/$kv/series is empty"; return; fi
 	if (cd "$s" && scripts/checkpatch.pl --strict --no-signoff -q "${pl[@]/#/$top/}") > "$kf_tmp/cp" 2>&1 &&
 		! grep -qE '^(ERROR|WARNING|CHECK)' "$kf_tmp/cp"; then

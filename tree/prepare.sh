@@ -21,17 +21,17 @@ mkdir -p "$kdir"
 # Leftovers of an interrupted run (we hold the lock, so nobody else's).
 rm -rf "$kdir"/.src.tmp.* "$kdir"/.src.old.*
 
-# The series' patches, one "PATCH [-pN]" line each: the one reading of the
-# series file here (comments and blank lines dropped, as quilt reads it).
-series() {
-	sed -e 's/#.*//' "$patchdir/series" | awk 'NF {print $1, $2}'
-}
+# The series' patches, one "PATCH [-pN]" line each, from tree/series.sh,
+# the one reading of a series file: read once here, for the hash and the
+# patching.
+series=$("$(dirname "$0")/series.sh" "$patchdir/series")
 series_hash() {
 	(cat "$patchdir/series"
-	 series | while read -r p _; do
+	 while read -r p _; do
+		[ -n "$p" ] || continue
 		[ -f "$patchdir/$p" ] || fail "$patchdir/series names $p, which does not exist; add it or drop the line"
 		cat "$patchdir/$p"
-	 done) | sha256sum | cut -d' ' -f1
+	 done <<< "$series") | sha256sum | cut -d' ' -f1
 }
 sh=$(series_hash)
 th=$(sha256sum "$tarball" | cut -d' ' -f1)
@@ -101,7 +101,7 @@ while read -r p opt; do
 		fail "$patchdir/$p does not apply to $pkg (hunks above); the previous tree in $kdir/src is unchanged"
 	fi
 	n=$((n + 1))
-done < <(series)
+done <<< "$series"
 say "applied $n patch(es) from $patchdir/series"
 
 # Swap in the new tree; the old one is removed only after the swap.

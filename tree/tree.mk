@@ -4,7 +4,8 @@
 # extract) are overridable for tests.
 tarball      ?= /usr/src/linux-source-$(kver).tar.xz
 series       := patches/$(kver)/series
-series_files := $(addprefix patches/$(kver)/,$(shell sed -e 's/\#.*//' $(series) 2>/dev/null | awk '{print $$1}'))
+# Its patches' paths from tree/series.sh, the one reading of a series file.
+series_files := $(shell tree/series.sh --paths $(series) 2>/dev/null)
 tree_stamp   := $(kdir)/tree.stamp
 
 .PHONY: tree
@@ -13,5 +14,5 @@ tree: $(tree_stamp) ; @:
 # Make compares times; tree/prepare.sh compares the hashes and only
 # re-extracts when the tarball or the series really changed.
 # wildcard: a missing file is prepare.sh's error to explain, not make's.
-$(tree_stamp): $(wildcard $(tarball) $(series_files)) $(series) tree/prepare.sh | deps
+$(tree_stamp): $(wildcard $(tarball) $(series_files)) $(series) tree/prepare.sh tree/series.sh | deps
 	@tree/prepare.sh '$(kver)' '$(tarball)' 'patches/$(kver)' '$(kdir)'
