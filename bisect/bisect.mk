@@ -9,6 +9,8 @@
 $(eval $(call tool,bisect,bisect/bisect.c bisect/search.c bisect/split.c \
 	lib/logdiff.c lib/sha256.c lib/proc.c $(records_src),-ljansson -lcrypto -lm))
 $(tools)/bisect: bisect/search.h bisect/split.h lib/logdiff.h boot/console.h
+# The seed's path move in a copied O= (bisect/seed.sh is its glue).
+$(eval $(call tool,bisect-cmdpaths,bisect/cmdpaths.c,))
 
 ifneq ($(filter bisect,$(MAKECMDGOALS)),)
 ifneq ($(cpu),)
@@ -63,9 +65,10 @@ bisect: MAKEOVERRIDES :=
 # incremental build.
 .PHONY: bisect
 bisect: $$(kdir)/$$(good)/boot/$$(bisect_cpu).json $$(kdir)/$$(bad)/boot/$$(bisect_cpu).json \
-		$(tools)/bisect $(ktools)/config-prompts $(tools)/boot-runner $(initramfs) bisect/seed.sh
+		$(tools)/bisect $(ktools)/config-prompts $(tools)/boot-runner $(initramfs) bisect/seed.sh \
+		$(tools)/bisect-cmdpaths
 	@mkdir -p $(kdir)/bisect
-	@[ -f $(bisect_work)/.config ] || bisect/seed.sh $(kdir)/$(good) $(bisect_work)
+	@[ -f $(bisect_work)/.config ] || KF_TOOLS='$(tools)' bisect/seed.sh $(kdir)/$(good) $(bisect_work)
 	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
 	@# the Kbuild that bisect starts.
 	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/bisect --good $(good) --bad $(bad) --cpu $(bisect_cpu) --kver $(kver) \

@@ -44,6 +44,8 @@ $(eval $(call unit_test,test_bisect_split,bisect/split.c,))
 $(out)/tests/test_bisect_split: bisect/split.h
 $(eval $(call unit_test,test_bisect_search,bisect/search.c bisect/split.c,))
 $(out)/tests/test_bisect_search: bisect/search.h bisect/split.h
+$(eval $(call unit_test,test_bisect_cmdpaths,,))
+$(out)/tests/test_bisect_cmdpaths: bisect/cmdpaths.c
 $(eval $(call unit_test,test_c2c_raw,c2c/raw.c,))
 $(out)/tests/test_c2c_raw: c2c/raw.h lib/c2c.h
 # The plugin's model without QEMU: plugin.c included against a declaration-
