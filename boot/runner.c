@@ -13,9 +13,9 @@
  *       "  BOOT    <flavour> on <cpu>: <verdict> (<seconds> s)";
  *       exits 0 when the verdict is the expected one, 1 when not, 2 on
  *       a usage or setup error (no record written). FLAVOUR-JSON is the
- *       config stage's out/<kver>/<f>/flavour.json (lib/records.h); --recipe
- *       FLAVOUR-FILE reads a recipe instead. --memory and --smp
- *       replace the recipe's (c2c runs every flavour on one machine);
+ *       config stage's out/<kver>/<f>/flavour.json (lib/records.h): the
+ *       runner reads no recipe. --memory and --smp
+ *       replace the flavour's (c2c runs every flavour on one machine);
  *       --tcg multi runs each vCPU on a host thread of its own (default
  *       single: round robin); each --plugin SPEC is a QEMU "-plugin"
  *       argument (docs/c2c.md).
@@ -437,7 +437,7 @@ static void stderr_bytes(struct boot *b, const char *data, size_t n, int flush)
 }
 
 struct opts {
-	const char *kernel, *initrd, *recipe, *flavour_record, *cpu, *models, *kver, *out;
+	const char *kernel, *initrd, *flavour_record, *cpu, *models, *kver, *out;
 	const char *append, *expect, *qemu, *bios, *parse, *nonce, *replay;
 	const char *memory, *smp, *tcg;
 	/* a system boot (docs/system-boot.md): the root disk's image, and what
@@ -452,14 +452,15 @@ struct opts {
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: boot-runner --kernel BZIMAGE --initrd CPIO --flavour-record FLAVOUR-JSON|--recipe FLAVOUR-FILE --out DIR\n"
+		"usage: boot-runner --kernel BZIMAGE --initrd CPIO --flavour-record FLAVOUR-JSON --out DIR\n"
 		"                   [--cpu NAME] [--models boot/cpu-models] [--kver KVER]\n"
 		"                   [--append ARGS] [--expect VERDICT] [--timeout S]\n"
 		"                   [--hang-timeout S] [--qemu PROGRAM] [--bios FIRMWARE] [--quiet]\n"
 		"                   [--memory SIZE] [--smp SMP] [--tcg single|multi]\n"
 		"                   [--plugin SPEC]...\n"
-		"       boot-runner --disk IMAGE --kernel VMLINUZ [--initrd INITRD] --recipe FLAVOUR-FILE\n"
-		"                   --out DIR [--config .config] [--config-record config.json]\n"
+		"       boot-runner --disk IMAGE --kernel VMLINUZ [--initrd INITRD]\n"
+		"                   --flavour-record FLAVOUR-JSON --out DIR [--config .config]\n"
+		"                   [--config-record config.json]\n"
 		"                   [--initrd-list FILE] [--image-record image.json] [options above]\n"
 		"       boot-runner --parse LOGFILE [--nonce NONCE]\n"
 		"       boot-runner --replay RECORD\n");
@@ -481,7 +482,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "initrd", required_argument, NULL, 'i' },
-		{ "recipe", required_argument, NULL, 'r' },
 		{ "flavour-record", required_argument, NULL, 'F' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "models", required_argument, NULL, 'm' },
@@ -520,7 +520,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'k': o->kernel = optarg; break;
 		case 'i': o->initrd = optarg; break;
-		case 'r': o->recipe = optarg; break;
 		case 'F': o->flavour_record = optarg; break;
 		case 'c': o->cpu = optarg; break;
 		case 'm': o->models = optarg; break;
@@ -561,7 +560,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage();
 	if (o->parse || o->replay)
 		return;
-	if (!o->kernel || (!o->initrd && !o->disk) || (!o->recipe && !o->flavour_record) || !o->out)
+	if (!o->kernel || (!o->initrd && !o->disk) || !o->flavour_record || !o->out)
 		usage();
 	if (o->expect && kf_verdict_from_name(o->expect) < 0)
 		kf_die(2, "--expect %s: not a verdict (pass test-fail panic oops refused hang qemu-error)",
@@ -709,10 +708,10 @@ static int watch(struct boot *b, struct kf_proc *qemu, const struct opts *o,
 	return 0;
 }
 
-/* What a boot is about: the recipe, the CPU model, the verdict expected,
- * the kernel's SHA-256, and what QEMU is given. */
+/* What a boot is about: the flavour resolved (flavour.json), the CPU model,
+ * the verdict expected, the kernel's SHA-256, and what QEMU is given. */
 struct setup {
-	struct kf_recipe recipe;
+	struct kf_flavour_rec fl;	/* every string set: see setup() */
 	struct kf_cpu_models models;
 	const struct kf_cpu_model *model;
 	enum kf_verdict expect;
@@ -726,27 +725,23 @@ static void setup(struct setup *s, struct opts *o)
 {
 	char err[1024];
 
-	if (o->flavour_record) {
-		/* The config stage's resolved flavour (lib/records.h), not the recipe. */
-		struct kf_flavour_rec f;
-
-		if (kf_flavour_rec_read(&f, o->flavour_record, KF_MUST, "run make config"))
-			exit(2);	/* said, naming the file and the fix */
-		memset(&s->recipe, 0, sizeof(s->recipe));
-		s->recipe.name = kf_xstrdup(f.h.flavour ? f.h.flavour : "?");
-		s->recipe.path = kf_xstrdup(o->flavour_record);
-		kf_recipe_set(&s->recipe, KF_CPU, f.model ? f.model : "");
-		kf_recipe_set(&s->recipe, KF_SMP, f.smp ? f.smp : "1");
-		kf_recipe_set(&s->recipe, KF_MEMORY, f.memory ? f.memory : "512M");
-		kf_recipe_set(&s->recipe, KF_CMDLINE, f.cmdline ? f.cmdline : "");
-		kf_flavour_rec_free(&f);
-	} else if (kf_recipe_read(o->recipe, &s->recipe, err, sizeof(err))) {
-		kf_die(2, "%s", err);
-	}
+	/* The config stage's resolved flavour (lib/records.h), not the recipe. */
+	if (kf_flavour_rec_read(&s->fl, o->flavour_record, KF_MUST, "run make config"))
+		exit(2);	/* said, naming the file and the fix */
+	if (!s->fl.h.flavour)
+		s->fl.h.flavour = kf_xstrdup("?");
+	if (!s->fl.model)
+		s->fl.model = kf_xstrdup("");
+	if (!s->fl.smp)
+		s->fl.smp = kf_xstrdup("1");
+	if (!s->fl.memory)
+		s->fl.memory = kf_xstrdup("512M");
+	if (!s->fl.cmdline)
+		s->fl.cmdline = kf_xstrdup("");
 	if (kf_cpu_models_read(&s->models, o->models, err, sizeof(err)))
 		kf_die(2, "%s", err);
 	if (!o->cpu)
-		o->cpu = s->recipe.value[KF_CPU];
+		o->cpu = s->fl.model;
 	s->model = kf_cpu_model_find(&s->models, o->cpu);
 	if (!s->model) {
 		char *names = kf_cpu_model_names(&s->models, NULL);
@@ -759,7 +754,7 @@ static void setup(struct setup *s, struct opts *o)
 		need_file(o->disk ? "initrd" : "initramfs", o->initrd);
 	if (o->disk && access(o->disk, R_OK))
 		kf_die(2, "disk image %s: %s; make it with 'make system flavour=%s'", o->disk,
-		       strerror(errno), s->recipe.name);
+		       strerror(errno), s->fl.h.flavour);
 	need_bios(o->bios);
 	s->initrd_sha[0] = '\0';
 	if (o->disk && o->initrd && *o->initrd && kf_sha256_file(o->initrd, s->initrd_sha) < 0)
@@ -769,16 +764,16 @@ static void setup(struct setup *s, struct opts *o)
 	if (kf_sha256_file(o->kernel, s->kernel_sha) < 0)
 		kf_die(2, "cannot read the kernel %s", o->kernel);
 	s->nonce = make_nonce();
-	const char *smp = o->smp ? o->smp : s->recipe.value[KF_SMP];
+	const char *smp = o->smp ? o->smp : s->fl.smp;
 
 	/* A system boot: the root file system on the virtio disk, never written. */
 	s->append = o->disk ? kf_sys_append(o->append) : NULL;
 	s->drive = o->disk ? kf_sys_drive(o->disk) : NULL;
-	s->cmdline = kf_boot_cmdline(smp, s->nonce, s->recipe.value[KF_CMDLINE],
+	s->cmdline = kf_boot_cmdline(smp, s->nonce, s->fl.cmdline,
 				     o->disk ? s->append : o->append);
 	s->argv = kf_qemu_argv(&(const struct kf_qemu){
 		.qemu = o->qemu, .cpu_string = s->model->cpu_string, .smp = smp,
-		.memory = o->memory ? o->memory : s->recipe.value[KF_MEMORY],
+		.memory = o->memory ? o->memory : s->fl.memory,
 		.kernel = o->kernel, .initrd = o->initrd, .cmdline = s->cmdline, .bios = o->bios,
 		.drive = s->drive,
 		.plugins = o->plugins, .nplugins = o->nplugins, .tcg = o->tcg,
@@ -795,7 +790,7 @@ static void setup_free(struct setup *s)
 	free(s->drive);
 	free(s->append);
 	kf_cpu_models_free(&s->models);
-	kf_recipe_free(&s->recipe);
+	kf_flavour_rec_free(&s->fl);
 }
 
 /*
@@ -811,7 +806,7 @@ static int run(struct boot *b, const struct opts *o, const struct setup *s)
 
 	kf_proc_forward_signals();
 	b->start = kf_now();
-	note(b, "boot-runner: %s on %s (%s), expect %s", s->recipe.name, s->model->name,
+	note(b, "boot-runner: %s on %s (%s), expect %s", s->fl.h.flavour, s->model->name,
 	     o->kver ? o->kver : "?", kf_verdict_name(s->expect));
 	note(b, "command: %s", command);
 	free(command);
@@ -830,7 +825,7 @@ static int run(struct boot *b, const struct opts *o, const struct setup *s)
 	if (kf_proc_signal) {
 		fclose(b->logf);
 		fprintf(stderr, "boot-runner: %s on %s interrupted; QEMU ended\n",
-			s->recipe.name, s->model->name);
+			s->fl.h.flavour, s->model->name);
 		kf_proc_die_of(kf_proc_signal);
 	}
 	return code;
@@ -923,7 +918,7 @@ static void write_record(const char *path, const struct opts *o, const struct se
 		json_array_append_new(cmd, json_string(*a));
 	rec = boot_record(&(const struct boot_facts){
 		.kind = o->disk ? "sysboot" : "boot",
-		.flavour = s->recipe.name, .kver = o->kver, .cpu = s->model->name,
+		.flavour = s->fl.h.flavour, .kver = o->kver, .cpu = s->model->name,
 		.cpu_string = s->model->cpu_string, .qemu_version = s->qemu_version,
 		.cmdline = s->cmdline, .bzimage_sha256 = s->kernel_sha,
 		.expected = kf_verdict_name(s->expect), .command = cmd,
@@ -949,7 +944,7 @@ static void sys_summary(const struct opts *o, const struct setup *s, const struc
 	if (v == s->expect) {
 		if (o->quiet)
 			return;
-		printf("  SYSBOOT %s on %s: %s (%.1f s", s->recipe.name, s->model->name,
+		printf("  SYSBOOT %s on %s: %s (%.1f s", s->fl.h.flavour, s->model->name,
 		       kf_verdict_name(v), b->wall);
 		if (mu)
 			printf("; multi-user.target after %.1f s", atof(mu));
@@ -960,7 +955,7 @@ static void sys_summary(const struct opts *o, const struct setup *s, const struc
 		printf(")\n");
 		return;
 	}
-	printf("  SYSBOOT %s on %s: %s, expected %s (%.1f s); see %s\n", s->recipe.name,
+	printf("  SYSBOOT %s on %s: %s, expected %s (%.1f s); see %s\n", s->fl.h.flavour,
 	       s->model->name, kf_verdict_name(v), kf_verdict_name(s->expect), b->wall, logpath);
 	if (cause)
 		printf("          %s\n", cause);
@@ -1013,7 +1008,7 @@ int main(int argc, char **argv)
 	if (o.disk)
 		sys_summary(&o, &s, &b, v, cause, logpath);
 	else
-		kf_boot_summary(stdout, s.recipe.name, s.model->name, v, s.expect, b.wall, logpath,
+		kf_boot_summary(stdout, s.fl.h.flavour, s.model->name, v, s.expect, b.wall, logpath,
 				&b.log, o.quiet);
 	fflush(stdout);
 

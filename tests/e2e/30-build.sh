@@ -229,6 +229,6 @@ check "progress lines during the build" \
 check "the boot stage's runner and initramfs" make initramfs "$o/tools/boot-runner" out="$o"
 check_fails "the resumed image boots (mpsc on its CPU model): pass" 0 ': pass \(' \
 	"$o/tools/boot-runner" --kernel "$r2/arch/x86/boot/bzImage" --initrd "$k/initramfs.cpio.gz" \
-	--recipe flavours/mpsc.flavour --kver 6.1 --out "$kf_tmp/resumed"
+	--flavour-record "$k/mpsc/flavour.json" --kver 6.1 --out "$kf_tmp/resumed"
 
 done_testing

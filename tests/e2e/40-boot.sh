@@ -123,7 +123,7 @@ check_eq "the next make boots both again and passes" \
 boot() {	# boot NAME RUNNER-ARGS...: mpsc's kernel, on nocona
 	local name=$1; shift
 	"$runner" --kernel "$k/mpsc/arch/x86/boot/bzImage" --initrd "$k/initramfs.cpio.gz" \
-		--recipe flavours/mpsc.flavour --kver $kver --out "$kf_tmp/$name" "$@"
+		--flavour-record "$k/mpsc/flavour.json" --kver $kver --out "$kf_tmp/$name" "$@"
 }
 check_fails "rdinit=/nonexistent: panic" 0 ': panic \(' \
 	boot panic --append rdinit=/nonexistent --expect panic
@@ -155,7 +155,7 @@ check_fails "a pass that should have panicked exits 1" 1 'pass, expected panic' 
 
 # 6. Ctrl-C of the runner ends its QEMU and writes no record.
 setsid "$runner" --kernel "$k/mpsc/arch/x86/boot/bzImage" --initrd "$k/initramfs.cpio.gz" \
-	--recipe flavours/mpsc.flavour --out "$kf_tmp/int" --append kflavour.mode=hang \
+	--flavour-record "$k/mpsc/flavour.json" --out "$kf_tmp/int" --append kflavour.mode=hang \
 	> "$kf_tmp/int.out" 2>&1 &
 pid=$!
 for _ in $(seq 50); do grep -q 'Linux version' "$kf_tmp/int/nocona.log" 2>/dev/null && break; sleep 0.2; done
