@@ -4,9 +4,14 @@
  * change their boot on one CPU model: ktest's config_bisect
  * (tools/testing/ktest/config-bisect.pl) on kflavour's build and boot.
  *
- *   bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D
- *             --good-recipe R --bad-recipe R --fragments "FILE..."
+ *   bisect --good-dir D --bad-dir D --cpu C --kver K
  *             --work DIR --json FILE --src SRC --prompts PROMPTS [--on WHAT]
+ *
+ * D is a flavour's O= directory, out/<kver>/<flavour>: its flavour.json
+ * (the config stage's resolved flavour, lib/records.h) gives the flavour's
+ * name, its boot setup (memory, smp, cmdline: the two must boot alike) and,
+ * the bad one's, the fragments that name a culprit's origin; its .config and
+ * boot/<cpu>.json are what is bisected.
  *
  * The three commands it runs come from make, in the environment, each for
  * /bin/sh -c (they carry make's Kbuild environment, build/build.mk):
@@ -58,14 +63,15 @@
 #define MAX_CONSOLE	20	/* differing console lines kept per side */
 
 struct opts {
-	const char *good, *bad, *cpu, *kver, *good_dir, *bad_dir;
-	const char *good_recipe, *bad_recipe, *fragments, *work, *json;
+	const char *good, *bad;		/* the flavours' names, from their records */
+	const char *cpu, *kver, *good_dir, *bad_dir, *work, *json;
 	const char *src, *prompts, *on;
 	const char *cmd_olddefconfig, *cmd_build, *cmd_boot;
 };
 
 struct run {
 	struct opts o;
+	struct kf_flavour_rec goodf, badf;	/* the flavours resolved (flavour.json) */
 	char *on;			/* what is compared */
 	char *good_value, *bad_value;
 	struct kf_config good0, bad0;	/* the flavours' configs */
@@ -596,7 +602,6 @@ static void answer(struct run *r, const struct bs_result *res)
 	const struct kf_config *sides[2] = { B, G };
 	json_t *p, *syms = json_array(), *culprits = json_array();
 	struct kf_fragset fs;
-	char *files = kf_xstrdup(r->o.fragments), *tok = NULL;
 	char *gcfg, *glog, *bcfg, *blog;
 	json_t *con, *line;
 	size_t i;
@@ -615,8 +620,8 @@ static void answer(struct run *r, const struct bs_result *res)
 			}
 	p = prompts(r, bcfg, diff, nd);
 	kf_fragset_init(&fs);
-	for (char *f = strtok_r(files, " ", &tok); f; f = strtok_r(NULL, " ", &tok))
-		kf_fragset_add(&fs, f, NULL);
+	for (i = 0; i < r->badf.nfragments; i++)
+		kf_fragset_add(&fs, r->badf.fragments[i], NULL);
 	printf("  BISECT  %s -> %s on %s (%s: %s -> %s): %zu step%s, %d build%s this run\n",
 	       r->o.good, r->o.bad, r->o.cpu, r->on, r->good_value, r->bad_value,
 	       json_array_size(r->steps), json_array_size(r->steps) == 1 ? "" : "s",
@@ -664,7 +669,6 @@ static void answer(struct run *r, const struct bs_result *res)
 		json_object_set_new(json_object_get(r->doc, "result"), "undecided", json_string(res->why));
 	kf_fragset_free(&fs);
 	json_decref(p);
-	free(files);
 	free(gcfg);
 	free(glog);
 	free(bcfg);
@@ -676,24 +680,19 @@ static void answer(struct run *r, const struct bs_result *res)
 
 static void usage(void)
 {
-	kf_die(2, "usage: bisect --good F --bad F --cpu C --kver K --good-dir D --bad-dir D\n"
-	       "       --good-recipe R --bad-recipe R --fragments \"FILE...\" --work DIR --json FILE\n"
+	kf_die(2, "usage: bisect --good-dir D --bad-dir D --cpu C --kver K --work DIR --json FILE\n"
 	       "       --src SRC --prompts PROMPTS [--on verdict|kunit:SUITE.CASE|fact:KEY]\n"
+	       "       (D: a flavour's out/<kver>/<flavour>, its flavour.json read)\n"
 	       "       (commands: KF_BISECT_OLDDEFCONFIG, KF_BISECT_BUILD, KF_BISECT_BOOT)");
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "good", required_argument, NULL, 'g' },
-		{ "bad", required_argument, NULL, 'b' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "kver", required_argument, NULL, 'k' },
 		{ "good-dir", required_argument, NULL, 'G' },
 		{ "bad-dir", required_argument, NULL, 'B' },
-		{ "good-recipe", required_argument, NULL, 'r' },
-		{ "bad-recipe", required_argument, NULL, 'R' },
-		{ "fragments", required_argument, NULL, 'f' },
 		{ "work", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "src", required_argument, NULL, 's' },
@@ -706,15 +705,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'g': o->good = optarg; break;
-		case 'b': o->bad = optarg; break;
 		case 'c': o->cpu = optarg; break;
 		case 'k': o->kver = optarg; break;
 		case 'G': o->good_dir = optarg; break;
 		case 'B': o->bad_dir = optarg; break;
-		case 'r': o->good_recipe = optarg; break;
-		case 'R': o->bad_recipe = optarg; break;
-		case 'f': o->fragments = optarg; break;
 		case 'w': o->work = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 's': o->src = optarg; break;
@@ -723,8 +717,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		default: usage();
 		}
 	}
-	if (optind != argc || !o->good || !o->bad || !o->cpu || !o->kver || !o->good_dir ||
-	    !o->bad_dir || !o->good_recipe || !o->bad_recipe || !o->fragments || !o->work ||
+	if (optind != argc || !o->cpu || !o->kver || !o->good_dir || !o->bad_dir || !o->work ||
 	    !o->json || !o->src || !o->prompts)
 		usage();
 	o->cmd_olddefconfig = getenv("KF_BISECT_OLDDEFCONFIG");
@@ -734,24 +727,32 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage();
 }
 
-/* The boots of the steps use the bad recipe: both must boot alike. */
-static void same_boot_setup(const struct opts *o)
+/* A flavour's resolved record, dir/flavour.json; exits 2 naming it. */
+static void read_flavour_rec(struct kf_flavour_rec *f, const char *dir)
 {
-	static const enum kf_recipe_key keys[] = { KF_MEMORY, KF_SMP, KF_CMDLINE };
-	struct kf_recipe g, b;
-	char err[512];
+	char *path = kf_xasprintf("%s/flavour.json", dir);
 
-	if (kf_recipe_read(o->good_recipe, &g, err, sizeof(err)) ||
-	    kf_recipe_read(o->bad_recipe, &b, err, sizeof(err)))
-		kf_die(2, "%s", err);
+	if (kf_flavour_rec_read(f, path, KF_MUST, "run make config (make bisect configures both flavours)"))
+		exit(2);	/* said, naming the file and the fix */
+	if (!f->h.flavour || !f->memory || !f->smp || !f->cmdline)
+		kf_die(2, "%s: no flavour, memory, smp or cmdline; remove it and run make config",
+		       path);
+	free(path);
+}
+
+/* The boots of the steps use the bad flavour's setup: both must boot alike. */
+static void same_boot_setup(const struct run *r)
+{
+	static const char *const keys[] = { "memory", "smp", "cmdline" };
+	const char *g[] = { r->goodf.memory, r->goodf.smp, r->goodf.cmdline };
+	const char *b[] = { r->badf.memory, r->badf.smp, r->badf.cmdline };
+
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(g.value[keys[i]], b.value[keys[i]]) != 0)
-			kf_die(1, "%s:%d and %s:%d: '%s' differs (%s, %s): the boots differ in more than the config, so bisecting the config cannot explain them; give both recipes the same %s",
-			       o->good_recipe, g.line[keys[i]], o->bad_recipe, b.line[keys[i]],
-			       kf_recipe_keys[keys[i]], g.value[keys[i]], b.value[keys[i]],
-			       kf_recipe_keys[keys[i]]);
-	kf_recipe_free(&g);
-	kf_recipe_free(&b);
+		if (strcmp(g[i], b[i]) != 0)
+			kf_die(1, "%s and %s: '%s' differs (%s, %s): the boots differ in more than the config, so bisecting the config cannot explain them; give both recipes (%s, %s) the same %s",
+			       r->goodf.h.path, r->badf.h.path, keys[i], g[i], b[i],
+			       r->goodf.recipe ? r->goodf.recipe : "?",
+			       r->badf.recipe ? r->badf.recipe : "?", keys[i]);
 }
 
 /* A flavour's config, its hash and boot record. */
@@ -781,7 +782,11 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	parse_args(argc, argv, &r.o);
 	r.start = kf_now();
-	same_boot_setup(&r.o);
+	read_flavour_rec(&r.goodf, r.o.good_dir);
+	read_flavour_rec(&r.badf, r.o.bad_dir);
+	r.o.good = r.goodf.h.flavour;
+	r.o.bad = r.badf.h.flavour;
+	same_boot_setup(&r);
 	read_flavour(&r, r.o.good_dir, &r.good0, r.good0_hash, &grec);
 	read_flavour(&r, r.o.bad_dir, &r.bad0, r.bad0_hash, &brec);
 
@@ -841,5 +846,7 @@ int main(int argc, char **argv)
 	json_decref(r.doc);
 	kf_boot_rec_free(&grec);
 	kf_boot_rec_free(&brec);
+	kf_flavour_rec_free(&r.goodf);
+	kf_flavour_rec_free(&r.badf);
 	return 0;
 }

@@ -59,7 +59,8 @@ bisect: export KF_BISECT_BOOT = $(tools)/boot-runner --kernel $(bisect_work)/arc
 	--quiet --out "$$1"
 bisect: MAKEOVERRIDES :=
 
-# Both boots first (the usual targets: config, build and boot as needed).
+# Both boots first (the usual targets: config, build and boot as needed);
+# bisect reads each flavour from its flavour.json, as the boots do.
 # The first step's O= starts as a copy of the good flavour's build
 # (bisect/seed.sh), so Kbuild's own dependency tracking makes every step an
 # incremental build.
@@ -71,8 +72,6 @@ bisect: $$(kdir)/$$(good)/boot/$$(bisect_cpu).json $$(kdir)/$$(bad)/boot/$$(bise
 	@[ -f $(bisect_work)/.config ] || KF_TOOLS='$(tools)' bisect/seed.sh $(kdir)/$(good) $(bisect_work)
 	@# MAKE= names $$(MAKE) on this line: make then hands its jobserver to
 	@# the Kbuild that bisect starts.
-	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/bisect --good $(good) --bad $(bad) --cpu $(bisect_cpu) --kver $(kver) \
-		--good-dir $(kdir)/$(good) --bad-dir $(kdir)/$(bad) \
-		--good-recipe flavours/$(good).flavour --bad-recipe flavours/$(bad).flavour \
-		--fragments '$($(bad)_fragment_files)' --on '$(on)' \
+	@MAKE='$(MAKE)' $(VALGRIND) $(tools)/bisect --cpu $(bisect_cpu) --kver $(kver) \
+		--good-dir $(kdir)/$(good) --bad-dir $(kdir)/$(bad) --on '$(on)' \
 		--work $(bisect_work) --json $(bisect_json) --src $(src) --prompts $(ktools)/config-prompts
