@@ -223,6 +223,27 @@ static void name_follows_the_rule(void **state)
 	assert_false(kf_flavour_name_ok("abcdefghijklmnopqrstuvwxyz0123456"));	/* 33 */
 }
 
+/* A name comes from a recipe's path only (issue 47): any other path, a file
+ * of a flavour's O= directory among them, gives no folder's name. */
+static void name_of_a_recipe_path(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "flavours/mpsc.flavour", "mpsc" },
+		{ "/x/y/generic.flavour", "generic" },
+		{ "k8.flavour", "k8" },
+		{ "out/6.1/mpsc/.config", ".config" },
+		{ "out/6.1/mpsc/", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *name = kf_flavour_of(cases[i][0]);
+
+		assert_string_equal(name, cases[i][1]);
+		free(name);
+	}
+}
+
 /* A scratch directory for recipes written by kf_recipe_write. */
 struct scratch {
 	char dir[32];
@@ -392,6 +413,7 @@ int main(void)
 		cmocka_unit_test(group_is_one_word),
 		cmocka_unit_test(memory_forms),
 		cmocka_unit_test(name_follows_the_rule),
+		cmocka_unit_test(name_of_a_recipe_path),
 		cmocka_unit_test(edit_keeps_other_lines),
 		cmocka_unit_test(writes_a_new_recipe),
 		cmocka_unit_test(refuses_what_readers_refuse),
