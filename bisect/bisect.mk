@@ -8,7 +8,7 @@
 
 $(eval $(call tool,bisect,bisect/bisect.c bisect/search.c bisect/split.c \
 	lib/logdiff.c lib/sha256.c lib/proc.c $(records_src),-ljansson -lcrypto -lm))
-$(tools)/bisect: bisect/search.h bisect/split.h lib/logdiff.h boot/console.h
+$(tools)/bisect: bisect/search.h bisect/split.h lib/logdiff.h lib/console.h
 # The seed's path move in a copied O= (bisect/seed.sh is its glue).
 $(eval $(call tool,bisect-cmdpaths,bisect/cmdpaths.c,))
 

@@ -30,10 +30,10 @@ hang_timeout ?= 30
 
 $(eval $(call tool,boot-runner,boot/runner.c boot/qemu.c boot/sysboot.c boot/logparse.c lib/sha256.c $(records_src) lib/proc.c,-ljansson -lcrypto -lm))
 $(eval $(call tool,boot-summary,boot/summary.c $(records_src),-ljansson))
-$(tools)/boot-runner: boot/qemu.h boot/sysboot.h boot/logparse.h boot/console.h
+$(tools)/boot-runner: boot/qemu.h boot/sysboot.h boot/logparse.h lib/console.h
 
 # The guest init: static, stripped (no build paths), not a host tool.
-$(tools)/boot-init: boot/init.c boot/guest.c boot/guest.h boot/console.h | deps
+$(tools)/boot-init: boot/init.c boot/guest.c boot/guest.h lib/console.h | deps
 	@mkdir -p $(@D)
 	$(hostcc_cmd)$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/init.c boot/guest.c
 
@@ -139,7 +139,7 @@ results: $(results_ktap) $(junit_xml)
 #   make sysboot flavour=X   (X packaged: make deb flavour=X first, or
 #                             make deb sysboot flavour=X)
 # -> $(kdir)/<flavour>/sysboot/<cpu>.log .json (boot/sysboot.schema.json)
-$(tools)/boot-sysfacts: boot/sysfacts.c boot/guest.c boot/guest.h boot/console.h | deps
+$(tools)/boot-sysfacts: boot/sysfacts.c boot/guest.c boot/guest.h lib/console.h | deps
 	@mkdir -p $(@D)
 	$(hostcc_cmd)$(HOSTCC) $(KF_CFLAGS) -static -s -o $@ boot/sysfacts.c boot/guest.c
 system_extras += $(tools)/boot-sysfacts:/usr/local/sbin/kflavour-sysfacts \

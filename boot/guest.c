@@ -5,7 +5,7 @@
  * the same console protocol and the same CPU and probe facts from here.
  */
 #include "guest.h"
-#include "console.h"
+#include "../lib/console.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -61,7 +61,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "../lib/console.h"
 #include "guest.h"
 #include "../lib/c2c.h"
 

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "console.h"	/* the init's lines: facts, end marker, exit status */
+#include "../lib/console.h"	/* the init's lines: facts, end marker, exit status */
 
 enum kf_verdict {
 	KF_PASS,

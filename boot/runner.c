@@ -38,7 +38,7 @@
  * the same signal, and PR_SET_PDEATHSIG ends QEMU if the runner is killed.
  * See docs/boot.md.
  */
-#include "console.h"
+#include "../lib/console.h"
 #include "logparse.h"
 #include "qemu.h"
 #include "sysboot.h"

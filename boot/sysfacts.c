@@ -26,7 +26,7 @@
  * active; systemd-analyze's "multi-user.target reached after X in
  * userspace" is the same less UserspaceTimestampMonotonic.
  */
-#include "console.h"
+#include "../lib/console.h"
 #include "guest.h"
 
 #include <errno.h>

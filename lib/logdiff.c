@@ -7,7 +7,7 @@
  * SWIOTLB, SLUB's HWalign, the probe's facts. Then an LCS line diff.
  */
 #include "logdiff.h"
-#include "../boot/console.h"
+#include "console.h"
 #include "conline.h"
 #include "kf.h"
 

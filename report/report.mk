@@ -18,9 +18,9 @@ report_lib_src := report/load.c report/derive.c report/compare.c report/kconfig.
 	$(report_page) $(records_src)
 $(tools)/report $(tools)/report-kcidb $(tools)/upgrade-report: lib/page.h report/report.css
 $(eval $(call tool,report,report/report.c $(report_lib_src),-ljansson -lm))
-$(tools)/report: report/report.h report/render.h lib/logdiff.h boot/console.h
+$(tools)/report: report/report.h report/render.h lib/logdiff.h lib/console.h
 $(out)/tests/test_logdiff $(out)/tests/test_report_model: report/report.h report/render.h lib/logdiff.h \
-	lib/page.h report/report.css boot/console.h
+	lib/page.h report/report.css lib/console.h
 
 # Each selected flavour with its fragment files, in merge order:
 # generic=fragments/base.config,fragments/probe.config,...

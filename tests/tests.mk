@@ -24,11 +24,11 @@ $(out)/tests/test_config_savefragment: config/savefragment.c
 $(eval $(call unit_test,test_dotconfig,,))
 $(eval $(call unit_test,test_cpumodels,,))
 $(eval $(call unit_test,test_logparse,boot/logparse.c,))
-$(out)/tests/test_logparse: boot/logparse.h boot/console.h
+$(out)/tests/test_logparse: boot/logparse.h lib/console.h
 $(eval $(call unit_test,test_boot_qemu,boot/qemu.c boot/logparse.c,))
-$(out)/tests/test_boot_qemu: boot/qemu.h boot/logparse.h boot/console.h
+$(out)/tests/test_boot_qemu: boot/qemu.h boot/logparse.h lib/console.h
 $(eval $(call unit_test,test_sysboot,boot/sysboot.c boot/logparse.c $(records_src),-ljansson -lm))
-$(out)/tests/test_sysboot: boot/sysboot.h boot/logparse.h boot/console.h
+$(out)/tests/test_sysboot: boot/sysboot.h boot/logparse.h lib/console.h
 $(eval $(call unit_test,test_build_kbuild,build/kbuild.c,))
 $(eval $(call unit_test,test_build_ccremote,build/ccremote.c,))
 $(eval $(call unit_test,test_audit_lint,,-ljansson))

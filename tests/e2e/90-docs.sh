@@ -92,6 +92,9 @@ printf '#include "report.h"\n#include "../lib/kf.h"\n# include "../report/report
 	> "$kf_tmp/cross.c"
 check_eq "... the check finds another stage's header, however spelt" \
 	"$(cross_includes "$kf_tmp/cross.c" | cut -d: -f2 | tr '\n' ' ')" "3 4 "
+# And lib/ is under every stage: it includes no stage's header at all.
+check_eq "lib/ includes no stage's header" \
+	"$(grep -HnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' lib/*.c lib/*.h)" ""
 check "README shows make and make check" grep -qE '^make +#' README.md
 check "README shows make check" grep -qE '^make check' README.md
 check ".ci/run runs make check" grep -q '^make check$' .ci/run
