@@ -171,7 +171,7 @@ $(kdir)/$(1)/sysboot/$(2).json: $(kdir)/$(1)/system/image.json $(kdir)/$(1)/flav
 endef
 $(foreach f,$(all_flavours),$(foreach c,$(cpu_names),$(eval $(call sysboot_record,$(f),$(c)))))
 
-sysboot_records = $(foreach f,$(flavour),$(kdir)/$(f)/sysboot/$(or $(cpu),$($(f)_cpu)).json)
+sysboot_records = $(foreach f,$(flavour),$(foreach c,$(or $(cpu),$($(f)_cpu)),$(kdir)/$(f)/sysboot/$(c).json))
 .PHONY: sysboot
 sysboot: $$(sysboot_records)
 	@bad=; for r in $(sysboot_records); do [ ! -e "$${r%.json}.retry" ] || bad="$$bad $$r"; done; \
