@@ -7,7 +7,7 @@ $(eval $(call tool,build-progress,build/progress.c build/kbuild.c build/ccremote
 $(eval $(call tool,build-facts,build/facts.c build/kbuild.c build/ccremote.c lib/elf.c lib/sha256.c $(records_src),-lelf -ljansson -lcrypto))
 $(eval $(call tool,cache-check,build/cachecheck.c build/ccremote.c lib/proc.c lib/sha256.c,-lcrypto))
 $(eval $(call tool,farm-check,build/farmcheck.c lib/elf.c lib/proc.c,-lelf))
-$(eval $(call tool,farm-net,build/farmnet.c,))
+$(eval $(call tool,farm-net,build/farmnet.c lib/proc.c,))
 build_tools := $(tools)/build-progress $(tools)/build-facts
 $(build_tools): build/kbuild.h build/ccremote.h
 $(tools)/cache-check: build/ccremote.h

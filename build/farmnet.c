@@ -29,6 +29,7 @@
  * and the variable to set; 2 on usage errors.
  */
 #include "../lib/kf.h"
+#include "../lib/proc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -42,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct net {
@@ -129,9 +131,15 @@ static int ours(const char *dev)
 	return d > 0 && (dev[3 + d] == 0 || dev[3 + d] == '@');
 }
 
-/* The text of an ip command, or of FILE when given. */
-static char *ip_text(const char *file, const char *cmd)
+/* The text of an ip command (argv), or of FILE when given; the command
+ * runs through lib/proc.c as every tool's do. */
+static char *ip_text(const char *file, char *const argv[])
 {
+	struct kf_proc_opts o = { .pipe_out = 1, .null_in = 1 };
+	struct kf_proc p;
+	size_t len = 0, cap = 4096;
+	ssize_t got;
+	int status;
 	char *t;
 
 	if (file) {
@@ -139,22 +147,20 @@ static char *ip_text(const char *file, const char *cmd)
 			kf_die(2, "cannot read %s: %s", file, strerror(errno));
 		return t;
 	}
-	{
-		FILE *p = popen(cmd, "r");
-		size_t len = 0, cap = 4096, got;
-
-		if (!p)
-			kf_die(2, "cannot run %s: %s", cmd, strerror(errno));
-		t = kf_xmalloc(cap);
-		while ((got = fread(t + len, 1, cap - len - 1, p)) > 0) {
-			len += got;
-			if (cap - len < 2)
-				t = kf_xrealloc(t, cap *= 2);
-		}
-		t[len] = 0;
-		if (pclose(p) != 0)
-			kf_die(2, "%s failed; is iproute2 installed?", cmd);
+	if (kf_proc_start(&p, argv, &o))
+		kf_die(2, "cannot run %s: %s; is iproute2 installed?", argv[0], strerror(errno));
+	t = kf_xmalloc(cap);
+	while ((got = read(p.out, t + len, cap - len - 1)) > 0 || (got < 0 && errno == EINTR)) {
+		if (got < 0)
+			continue;
+		len += (size_t)got;
+		if (cap - len < 2)
+			t = kf_xrealloc(t, cap *= 2);
 	}
+	t[len] = 0;
+	close(p.out);
+	if (!kf_proc_wait(&p, -1, &status, NULL) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		kf_die(2, "'%s %s' failed; is iproute2 installed?", argv[0], argv[1]);
 	return t;
 }
 
@@ -400,8 +406,10 @@ int main(int argc, char **argv)
 			usage();
 	}
 	{
-		char *addrs = ip_text(addrs_file, "ip -o -4 addr show");
-		char *routes = ip_text(routes_file, "ip -4 route show table all");
+		char *const addr_cmd[] = { "ip", "-o", "-4", "addr", "show", NULL };
+		char *const route_cmd[] = { "ip", "-4", "route", "show", "table", "all", NULL };
+		char *addrs = ip_text(addrs_file, addr_cmd);
+		char *routes = ip_text(routes_file, route_cmd);
 		static const char *const doc[] = { "198.51.100.0/24", "203.0.113.0/24",
 						   "192.0.2.0/24" };
 		const char *free_net = NULL;
