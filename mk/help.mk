@@ -71,9 +71,9 @@ Checks:
                         mpsc), the 6.12 tree (config, mpsc built and booted,
                         make upgrade), the distro configs, check-repro, a new
                         flavour end to end, clang-tidy's static analyzer
-  make check-distro     debian-cloud-mpsc (Debian's config) built, booted, packaged
-                        twice (compared), installed and booted to systemd on
-                        nocona; make c2c of debian-cloud against it: hours
+  make check-distro     debian-cloud-mpsc and debian-cloud (Debian's config) each
+                        built, booted, packaged twice (compared), installed and
+                        booted to systemd; then make c2c of the two: hours
   make unit-tests       build the C unit tests (cmocka)
   make check-repro flavour=generic   two builds, byte-identical bzImage
   make farm-check DISTCC_HOSTS=...   each distcc host reachable and compiling
