@@ -158,7 +158,8 @@ static void write_record(const struct kf_audit *a, const char *json, const char 
 
 /* Each problem in the fragments, and the record that says so (its header
  * names the tree); nothing is merged. */
-static int fragment_errors(struct kf_audit *a, const char *srctree, const char *json)
+static int fragment_errors(struct kf_audit *a, const char *srctree, const char *json,
+			   const char *flavour)
 {
 	for (size_t k = 0; k < a->req.nerr; k++)
 		fprintf(stderr, "%s: %s\n", kf_prog, a->req.err[k]);
@@ -166,7 +167,7 @@ static int fragment_errors(struct kf_audit *a, const char *srctree, const char *
 		kf_prog, a->req.nerr, a->req.nerr == 1 ? "" : "s");
 	if (json) {
 		a->kernelversion = kf_tree_version(srctree, &a->kver);
-		write_record(a, json, "", 0, 0, NULL);
+		write_record(a, json, flavour, 0, 0, NULL);
 	}
 	return 1;
 }
@@ -235,7 +236,7 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		kf_fragset_add(&a.req, argv[i], NULL);
 	if (a.req.nerr) {
-		ok = fragment_errors(&a, srctree, json);
+		ok = fragment_errors(&a, srctree, json, flavour);
 		kf_audit_free(&a);
 		return ok;
 	}
