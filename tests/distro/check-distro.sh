@@ -21,7 +21,7 @@ local f=$1 start cpu rec shift_ j first sb nm m1
 start=$(date +%s)
 check "make flavour=$f: config, build, boot, report" make flavour="$f" out="$o"
 echo "# $f: $(( $(date +%s) - start )) s"
-cpu=$(jq -r .cpu "$o/6.1/$f/flavour.json" 2>/dev/null)
+cpu=$(jq -r .model.name "$o/6.1/$f/flavour.json" 2>/dev/null)
 rec=$o/6.1/$f/boot/$cpu.json
 shift_=$(sed -n 's/^CONFIG_X86_L1_CACHE_SHIFT=//p' "$o/6.1/$f/.config")
 check_eq "$f on $cpu: verdict" "$(jq -r .verdict "$rec" 2>/dev/null)" pass
