@@ -47,6 +47,24 @@ static void assert_file(const char *dir, const char *name, const char *want)
 	free(t);
 }
 
+/* What lib/records.c's reader makes of DIR: the current audit's file name
+ * and the last attempt's failure (NULL: none). */
+static void assert_state(const char *dir, const char *audit, const char *failed)
+{
+	struct kf_config_state st;
+	char *suffix = kf_xasprintf("/%s", audit);
+
+	kf_config_state_read(&st, dir);
+	assert_non_null(st.audit);
+	assert_non_null(strstr(st.audit, suffix));
+	if (failed)
+		assert_string_equal(st.failed, failed);
+	else
+		assert_null(st.failed);
+	kf_config_state_free(&st);
+	free(suffix);
+}
+
 static char *odir(void)
 {
 	char tmpl[] = "/tmp/kf-commit-XXXXXX";
@@ -76,7 +94,6 @@ static void cleanup(char *dir)
 static void test_failed_audit(void **state)
 {
 	char *d = odir();
-	struct kf_config_state st;
 
 	(void)state;
 	touch(d, ".config", "CONFIG_A=y\n");
@@ -88,10 +105,7 @@ static void test_failed_audit(void **state)
 	assert_file(d, "config-failed.json", "bad");
 	assert_file(d, "config.json.kf-new", "(none)");
 	assert_file(d, "config.failed", "audit failed (see config-failed.json)\n");
-	kf_config_state_read(&st, d);
-	assert_non_null(strstr(st.audit, "/config-failed.json"));
-	assert_string_equal(st.failed, "audit failed (see config-failed.json)");
-	kf_config_state_free(&st);
+	assert_state(d, "config-failed.json", "audit failed (see config-failed.json)");
 	cleanup(d);
 }
 
@@ -99,16 +113,12 @@ static void test_failed_audit(void **state)
 static void test_failed_early(void **state)
 {
 	char *d = odir();
-	struct kf_config_state st;
 
 	(void)state;
 	touch(d, "config.json", "good");
 	commit_failed(d, "merge failed (see config.log)");
 	assert_file(d, "config-failed.json", "(none)");
-	kf_config_state_read(&st, d);
-	assert_non_null(strstr(st.audit, "/config.json"));
-	assert_string_equal(st.failed, "merge failed (see config.log)");
-	kf_config_state_free(&st);
+	assert_state(d, "config.json", "merge failed (see config.log)");
 	cleanup(d);
 }
 
@@ -116,7 +126,6 @@ static void test_failed_early(void **state)
 static void test_passed_new(void **state)
 {
 	char *d = odir();
-	struct kf_config_state st;
 
 	(void)state;
 	touch(d, ".config", "CONFIG_A=y\n");
@@ -132,10 +141,7 @@ static void test_passed_new(void **state)
 	assert_file(d, ".config.unsaved", "(none)");
 	assert_file(d, "config.json", "new");
 	assert_file(d, "config.stamp", "");
-	kf_config_state_read(&st, d);
-	assert_non_null(strstr(st.audit, "/config.json"));
-	assert_null(st.failed);
-	kf_config_state_free(&st);
+	assert_state(d, "config.json", NULL);
 	cleanup(d);
 }
 
