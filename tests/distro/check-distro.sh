@@ -98,7 +98,7 @@ done
 # multi-threaded mode. KF_DISTRO_C2C=0 leaves it out.
 if [ "${KF_DISTRO_C2C:-1}" != 0 ]; then
 	start=$(date +%s)
-	check "make c2c group=debian (debian-cloud, debian-cloud-mpsc)" \
+	check "make c2c flavour='debian-cloud debian-cloud-mpsc'" \
 		make c2c flavour='debian-cloud debian-cloud-mpsc' runs="${KF_DISTRO_C2C_RUNS:-3}" out="$o"
 	echo "# make c2c debian-cloud debian-cloud-mpsc: $(( $(date +%s) - start )) s"
 	for g in debian-cloud debian-cloud-mpsc; do
