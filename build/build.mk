@@ -87,6 +87,13 @@ kbuild_cppflags := -fmacro-prefix-map=../src/=
 # ccache, which hashes that directory for -g objects, hashes the mapped one:
 # a warm build in another out= hits them too (docs/build.md).
 kbuild_debugmap = -fdebug-prefix-map=$(abspath $(kdir)/$(1))=.
+# Host programs (scripts/kconfig/conf, fixdep, modpost, objtool) get no map
+# from Kbuild, and Kbuild gives them the tree by its absolute path, so
+# __FILE__ in a header (kconfig's lkc.h) puts that path in the binary. The
+# base directory makes their compile a ccache hit from any tree, so the
+# headers package would carry whichever tree's path the cache held: the
+# same map as the kernel's objects strips it (docs/system-boot.md).
+kbuild_hostmap = -fmacro-prefix-map=$(or $(realpath $(src)),$(abspath $(src)))/=
 
 # distcc's client log, verbose: its "compile F on HOST completed ok" lines
 # are the only record of where each compile ran (the terse log has only the
@@ -98,7 +105,7 @@ kbuild_debugmap = -fdebug-prefix-map=$(abspath $(kdir)/$(1))=.
 kbuild_env = env $(addprefix -u ,$(cmdline_vars)) -u ccache_remote PATH='$(build_path)' \
 	KBUILD_BUILD_TIMESTAMP="$$(LC_ALL=C date -u -r $(src)/Makefile)" \
 	KBUILD_BUILD_USER=kflavour KBUILD_BUILD_HOST=kflavour KBUILD_BUILD_VERSION=1 \
-	KCPPFLAGS='$(kbuild_cppflags) $(call kbuild_debugmap,$(1))' \
+	KCPPFLAGS='$(kbuild_cppflags) $(call kbuild_debugmap,$(1))' HOSTCFLAGS='$(kbuild_hostmap)' \
 	$(if $(ccache_on),CCACHE_DIR='$(CCACHE_DIR)' CCACHE_BASEDIR='$(kdir)' CCACHE_DEPEND=1 \
 		CCACHE_STATSLOG='$(kdir)/$(1)/ccache.log' $(if $(distcc_on),CCACHE_PREFIX=distcc),CCACHE_DISABLE=1) \
 	$(if $(distcc_on),DISTCC_HOSTS='$(DISTCC_HOSTS)' DISTCC_NO_REWRITE_CROSS=1 DISTCC_NO_CROSS_REWRITE=1 \

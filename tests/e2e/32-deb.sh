@@ -86,6 +86,25 @@ check_eq "nothing left beside the O= directory (no .deb, .changes, .buildinfo in
 check_eq "no deb.tmp, deb.old or debian/ left in the O= directory" \
 	"$(ls -d "$k/$f/deb.tmp" "$k/$f/deb.old" "$k/$f/debian" 2>/dev/null || true)" ""
 
+# Host programs name no source tree: Kbuild gives them the tree's absolute
+# path and no macro map, so kconfig's lkc.h put "<out>/6.1/src/scripts/..."
+# in scripts/kconfig/conf, and ccache's base directory served that compile
+# from whichever out= made it first (make check's own, here). build/build.mk
+# maps it (kbuild_hostmap). Kbuild's .cmd files and objtool's debug info
+# name the tree by design and are not host programs' __FILE__.
+hdr=$(jq -r '.packages[] | select(.kind == "headers") | .path' "$j")
+mkdir -p "$kf_tmp/hdr" && dpkg-deb -x "$hdr" "$kf_tmp/hdr"
+named=
+elves=0
+while read -r p; do
+	[ "$(head -c 4 "$p" | tr -d '\177')" = ELF ] || continue
+	elves=$((elves + 1))
+	grep -qF "/6.1/src/" "$p" && named+=" ${p#"$kf_tmp/hdr/usr/src/"}"
+done < <(find "$kf_tmp/hdr" -path '*/scripts/*' -type f)
+[ "$elves" -gt 5 ] && ok "the headers package holds $elves host programs and objects under scripts/" ||
+	not_ok "the headers package holds host programs under scripts/ ($elves)"
+check_eq "none names a source tree's path (scripts/kconfig/conf: lkc.h's __FILE__)" "$named" ""
+
 # --- package-record and package-changelog alone, under valgrind --------------
 vg() {	# vg DESC CMD...
 	local desc=$1; shift
