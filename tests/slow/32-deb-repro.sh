@@ -3,8 +3,9 @@
 # out= (tests/e2e/32-deb.sh) and again from a second build in another out=
 # directory, without ccache (every object from the compiler, another source
 # and O= path): the image and linux-libc-dev packages byte-identical, the
-# headers package different only in Kbuild's .cmd files and the host
-# programs (scripts/, objtool), which name the source path. First, make
+# headers package different only in Kbuild's .cmd files, objtool (its debug
+# info) and devicetable-offsets.s (its option list), which name the source
+# path: the host programs under scripts/ are the same. First, make
 # build and make deb in one O=: a make build after a make deb gives the
 # bzImage it gave before. Too slow for make check: a whole build of a
 # flavour with modules. docs/system-boot.md, "Packages".
@@ -41,10 +42,12 @@ check "the second build compiled every object (no ccache)" \
 # package is the O='s scripts/ and include/ as builddeb finds them: what an
 # external module's build reads (include/, arch/x86/include/, .config,
 # Module.symvers) is the same, but Kbuild's .cmd files (and
-# include/config/auto.conf.cmd, the Kconfig files read) and the host
-# programs (scripts/, tools/objtool/objtool) name the source path, as given
-# (this out='s) or as ccache rewrote it (../src): only those may differ
-# (docs/system-boot.md, "Packages").
+# include/config/auto.conf.cmd, the Kconfig files read) name the source path,
+# as given (this out='s) or as ccache rewrote it (../src); so do objtool,
+# built with -g (its debug info), and scripts/mod/devicetable-offsets.s,
+# whose header lists gcc's options, the path maps among them. Only those may
+# differ: the host programs under scripts/ name no tree (build/build.mk,
+# kbuild_hostmap; docs/system-boot.md, "Packages").
 sums() { jq -r '.packages[] | select(.kind != "headers") | "\(.file) \(.bytes) \(.sha256)"' "$1"; }
 check_eq "the image and linux-libc-dev packages byte-identical (name, size, sha256)" "$(sums "$j2")" "$(sums "$j1")"
 n=0 want=0
@@ -61,8 +64,8 @@ dpkg-deb -x "$h1" "$kf_tmp/h1" && dpkg-deb -x "$h2" "$kf_tmp/h2"
 check_eq "the headers packages hold the same files" \
 	"$(cd "$kf_tmp/h2" && find . | sort | md5sum)" "$(cd "$kf_tmp/h1" && find . | sort | md5sum)"
 differ=$(diff -rq "$kf_tmp/h1" "$kf_tmp/h2" 2>/dev/null | sed -n "s|^Files $kf_tmp/h1/usr/src/linux-headers-[^/]*/\(.*\) and .* differ$|\1|p")
-other=$(grep -vE '\.cmd$|^scripts/|^tools/objtool/' <<< "$differ" || true)
+other=$(grep -vE '\.cmd$|^scripts/mod/devicetable-offsets\.s$|^tools/objtool/objtool$' <<< "$differ" || true)
 diag <<< "headers: $(grep -c . <<< "$differ") files differ, $(grep -c '\.cmd$' <<< "$differ") of them .cmd files: $(grep -v '\.cmd$' <<< "$differ" | tr '\n' ' ')"
-check_eq "the headers differ only in Kbuild's .cmd files and the host programs (scripts/, objtool)" "$other" ""
+check_eq "the headers differ only in Kbuild's .cmd files, objtool and devicetable-offsets.s" "$other" ""
 [ "$kf_failed" = 0 ] && rm -rf "$o2"
 done_testing
