@@ -32,6 +32,14 @@ check_fails() {
 check_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', wanted '$3'"; fi
 }
+# vg DESC CMD...: ok when CMD runs clean under valgrind (no error, no
+# definite or indirect leak).
+vg() {
+	local desc=$1; shift
+	if valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$@" > "$kf_tmp/vg.out" 2>&1; then ok "valgrind: $desc"
+	else not_ok "valgrind: $desc"; tail -n 20 "$kf_tmp/vg.out" | diag; fi
+}
 # Print the plan line and exit with the failure count.
 done_testing() { echo "1..$kf_n"; exit $(( kf_failed > 0 )); }
 
@@ -45,7 +53,8 @@ check_flavours="generic mpsc"
 # The system boot's out= (issue 46): tests/e2e/32-deb.sh builds and packages
 # tiny-systemd there in the background lane (tests/run), beside the main
 # lane's scripts: on an out= of its own, its makes never hold $KF_OUT's
-# lock. 46-rootfs and 47-sysboot, marked to run after the lane, use it too.
+# lock. 46-sysinstall and 47-sysboot, marked to run after the lane, use it
+# too; 46-rootfs fills its root filesystem cache from the main lane.
 kf_system_out=$out/system-out
 
 kf_tmp=$(mktemp -d)

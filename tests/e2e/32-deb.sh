@@ -106,12 +106,6 @@ done < <(find "$kf_tmp/hdr" -path '*/scripts/*' -type f)
 check_eq "none names a source tree's path (scripts/kconfig/conf: lkc.h's __FILE__)" "$named" ""
 
 # --- package-record and package-changelog alone, under valgrind --------------
-vg() {	# vg DESC CMD...
-	local desc=$1; shift
-	if valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite,indirect \
-		--error-exitcode=99 "$@" > "$kf_tmp/vg.out" 2>&1; then ok "valgrind: $desc"
-	else not_ok "valgrind: $desc"; tail -n 20 "$kf_tmp/vg.out" | diag; fi
-}
 v=$kf_tmp/vg
 mkdir -p "$v/from" "$v/to"
 cp "$d"/*.deb "$d"/*.buildinfo "$d"/*.changes "$v/from/"

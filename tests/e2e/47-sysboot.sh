@@ -3,7 +3,7 @@
 # The system boot (issue 46; docs/system-boot.md, "The system boot"): the
 # small systemd-capable flavour's package (tiny-systemd, packaged by
 # tests/e2e/32-deb.sh, VIRTIO_BLK=m) installed in its Debian system
-# (make system, on the root filesystem tests/e2e/46-rootfs.sh cached) boots
+# (make system, tests/e2e/46-sysinstall.sh; on the root filesystem 46-rootfs cached) boots
 # to multi-user.target: the facts unit prints systemd's facts, the root
 # disk's driver came as a module from the initrd, no unit failed, QEMU exits
 # 33; the record is valid and the image is never written. An unchanged
