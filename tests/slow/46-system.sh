@@ -2,13 +2,14 @@
 # The Debian system's cases too slow or too network-hungry for make check
 # (docs/system-boot.md, "The Debian system"; tests/e2e/46-rootfs.sh and
 # 46-sysinstall.sh have the rest): a package apt does not know (found only
-# after the essential packages are downloaded), a kernel package whose postinst fails, a disk
-# that fills while the root filesystem is made, the image made twice (what
-# is reproducible), the image booted to multi-user.target with neither it
-# nor the cached tarball changed, Debian's own cloud kernel package installed
-# (its initrd with virtio_blk), and make rootfs and make system as an ordinary user
-# (mmdebstrap's unshare mode), whose root filesystem must be the same bytes
-# as root's.
+# after the essential packages are downloaded), a kernel package whose
+# postinst fails, a disk that fills while the root filesystem is made, the
+# image made twice (what is reproducible), the image booted to
+# multi-user.target with neither it nor the cached tarball changed,
+# Debian's own cloud kernel package installed (its initrd with
+# virtio_blk), and make rootfs and make system as an ordinary user
+# (mmdebstrap's unshare mode), whose root filesystem must be the same
+# bytes as root's.
 . tests/lib.sh
 . tests/scratch.sh
 o=$KF_OUT
