@@ -5,9 +5,9 @@ test_libs   := -lcmocka
 
 # unit_test NAME, SOURCES, LIBS: $(out)/tests/NAME from tests/unit/NAME.c.
 define unit_test
-$(out)/tests/$(1): tests/unit/$(1).c $(2) $(lib_src) $(lib_hdr) | check-deps
+$(out)/tests/$(1): tests/unit/$(1).c $(call prog_src,$(2)) $(lib_hdr) | check-deps
 	@mkdir -p $$(@D)
-	$$(hostcc_cmd)$$(HOSTCC) $$(test_cflags) -o $$@ tests/unit/$(1).c $(2) $(lib_src) $(test_libs) $(3)
+	$$(hostcc_cmd)$$(HOSTCC) $$(test_cflags) -o $$@ tests/unit/$(1).c $(call prog_src,$(2)) $(test_libs) $(3)
 unit_tests += $(out)/tests/$(1)
 endef
 
