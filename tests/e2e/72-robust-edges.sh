@@ -187,7 +187,8 @@ if root; then
 	check_fails "a full disk while extracting is named, with what is free" 2 \
 		"disk full in $f/6.1 while extracting linux-source-6.1: [0-9]+ MB free now" \
 		make tree out="$f" tarball="$big"
-	check_eq "in a few lines, not tar's thousands" "$(($(wc -l < "$kf_tmp/last.out") <= 8))" 1
+	# (Its fresh out= compiles the tools first: those lines are not the error's.)
+	check_eq "in a few lines, not tar's thousands" "$(($(grep -vc '^  HOSTCC  ' "$kf_tmp/last.out") <= 8))" 1
 	check_eq "and not called corrupt" "$(grep -c corrupt "$kf_tmp/last.out")" 0
 	i=$kf_tmp/inodes; tmpfs "$i" size=8m,nr_inodes=30
 	check_fails "exhausted inodes while extracting are named" 2 \
