@@ -296,10 +296,17 @@ void kf_audit_requests(struct kf_audit *a)
 			add_miss(a, &a->miss, &a->nmiss, r, sym);
 		} else if (!kf_sym_known(sym)) {
 			const struct kf_rename *rn = kf_renames_find(a->renames, r->name);
-			char *hint = !rn ? kf_xstrdup("")
-				: rn->succ ? kf_xasprintf(" (%s -> %s: %s)", rn->old, rn->succ, rn->why)
-				: kf_xasprintf(" (%s: %s)", rn->old, rn->why);
+			char *hint;
 
+			/*
+			 * fragments/renames says the symbol is gone, with no
+			 * successor: the line is for the trees that still have
+			 * it (a fragment 6.1 and 6.12 share), not a misspelling.
+			 */
+			if (rn && !rn->succ)
+				continue;
+			hint = rn ? kf_xasprintf(" (%s -> %s: %s)", rn->old, rn->succ, rn->why)
+				  : kf_xstrdup("");
 			kf_warn("%s:%d: CONFIG_%s is not a symbol of linux %s, so 'is not set' holds trivially%s; drop the line",
 				r->file, r->line, r->name, a->kernelversion, hint);
 			free(hint);

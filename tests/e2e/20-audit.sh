@@ -92,7 +92,21 @@ out_has "the audit reports all values present" '  AUDIT   generic2: [0-9]+ reque
 check_eq "generic2 has the overriding value" \
 	"$(grep '^CONFIG_NR_CPUS=' "$o/6.1/generic2/.config" 2>/dev/null)" "CONFIG_NR_CPUS=4"
 rm -rf "$o/6.1/generic2"
-for d in "$co" "$co2"; do
+
+# 'is not set' of a symbol the tree lacks holds trivially: a misspelling
+# draws a warning naming the line; a symbol fragments/renames says is gone
+# (no successor) draws none, as systemd.config's SYSFS_DEPRECATED on 6.12.
+co3=$kf_tmp/co3
+scratch_checkout "$co3"
+cp "$co3/flavours/generic.flavour" "$co3/flavours/generic3.flavour"
+printf '# CONFIG_KF_MISSPELT is not set\n# CONFIG_KF_GONE is not set\n' >> "$co3/fragments/swiotlb.config"
+echo 'KF_GONE  -  gone (a test line)' >> "$co3/fragments/renames"
+check "unknown symbols requested off: make config passes" make -C "$co3" config flavour=generic3 out="$o"
+out_has "the misspelt one: a warning naming its line" \
+	"fragments/swiotlb\.config:[0-9]+: CONFIG_KF_MISSPELT is not a symbol of linux 6\.1[.0-9]*, so 'is not set' holds trivially; drop the line"
+check_eq "the one fragments/renames calls gone: no warning" "$(grep -c KF_GONE "$kf_tmp/last.out")" 0
+rm -rf "$o/6.1/generic3"
+for d in "$co" "$co2" "$co3"; do
 	rm -f "$o/6.1/flavours-$(printf %s "$d" | md5sum | cut -c1-8).mk"
 done
 
