@@ -12,6 +12,9 @@ deps_pipeline := gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	qemu-system-x86 qemu-system-data linux-source-$(kver) libjansson-dev ccache patch \
 	linux-config-$(kver) libglib2.0-dev pkgconf mmdebstrap uidmap e2fsprogs zstd \
 	dpkg-dev rsync kmod
+# debhelper: bindeb-pkg's debian/rules runs dh_* from 6.12 on (its control
+# file build-depends on debhelper-compat); 6.1's does not.
+deps_pipeline += $(if $(filter 6.1,$(kver)),,debhelper)
 # iproute2 and clang: the distcc farm's namespaces, and its server with
 # another compiler (build/farm.sh, tests/e2e/36-farm-check.sh).
 # redis-server: the shared compiler cache's server in the tests

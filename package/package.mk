@@ -51,7 +51,10 @@ $(foreach f,$(all_flavours),$(eval $(call flavour_release,$(f))))
 # - KDEB_PKGVERSION <release>-1: mkdebian's default revision counts the O=
 #   directory's builds (.version); its revision 1 is also the
 #   KBUILD_BUILD_VERSION debian/rules passes, the one every build has.
-# - the maintainer (DEBEMAIL), the changelog's distribution
+# - the maintainer (DEBFULLNAME and DEBEMAIL apart: 6.1's mkdebian also
+#   took "NAME <EMAIL>" in DEBEMAIL, 6.12's wraps it in <> again, and
+#   debhelper's dh_installchangelogs then installs an empty changelog),
+#   the changelog's distribution
 #   (KDEB_CHANGELOG_DIST; mkdebian asks lsb_release) and the source name
 #   (KDEB_SOURCENAME, which names the .changes) fixed, not the machine's.
 # - deb_compress=gzip (KDEB_COMPRESS, dpkg-deb -Z): xz, Debian's own choice,
@@ -73,7 +76,7 @@ deb_env = $(call kbuild_env,$(1)) LOCALVERSION=$(call deb_localversion,$(1)) \
 	SOURCE_DATE_EPOCH="$$(stat -c %Y $(src)/Makefile)" \
 	KDEB_PKGVERSION="$$(cat $(kdir)/$(1)/include/config/kernel.release)-$(deb_revision)" \
 	KDEB_SOURCENAME=linux-kf-$(1) KDEB_CHANGELOG_DIST=kflavour KDEB_COMPRESS='$(deb_compress)' \
-	DEBEMAIL='kflavour <kflavour@kflavour.invalid>' DEBFULLNAME= EMAIL=
+	DEBEMAIL=kflavour@kflavour.invalid DEBFULLNAME=kflavour EMAIL=
 deb_dpkg_flags = '--hook-init=$(tools)/package-changelog debian/changelog'
 
 # The packages: dpkg-buildpackage writes them, the .buildinfo and the
