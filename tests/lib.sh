@@ -32,6 +32,10 @@ check_fails() {
 check_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', wanted '$3'"; fi
 }
+# sha FILE: its sha256 (empty if unreadable). valid JSON SCHEMA: exit 0
+# when JSON matches the JSON Schema file SCHEMA.
+sha()   { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
+valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 # vg DESC CMD...: ok when CMD runs clean under valgrind (no error, no
 # definite or indirect leak).
 vg() {

@@ -6,7 +6,6 @@ scratch_checkout() {
 	mkdir -p "$1"
 	tar -C "$top" --exclude=./out --exclude=./.git -cf - . | tar -C "$1" -xf -
 }
-sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
 # partial_flavour CO FROM NAME DIR...: flavour NAME in scratch checkout CO
 # has FROM's recipe (so the same .config), and its O= in $KF_OUT/6.1 starts
 # as a copy of FROM's finished build (bisect/seed.sh) less the objects under

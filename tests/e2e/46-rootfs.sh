@@ -14,8 +14,6 @@
 . tests/lib.sh
 cache=$kf_system_out/rootfs
 here=(out="$out" rootfs="$cache")
-sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
-valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 inc=systemd-sysv,udev,kmod,initramfs-tools,linux-base,zstd
 
 check "make rootfs (mmdebstrap the first time, a few minutes)" make rootfs "${here[@]}"

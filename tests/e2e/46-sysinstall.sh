@@ -12,8 +12,6 @@
 # dependency the system lacks, a disk that fills while the image is made.
 . tests/lib.sh
 o=$kf_system_out
-sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
-valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 
 # The cached root filesystem, which 46-rootfs made (run alone, this makes it).
 check "make rootfs on $o" make rootfs out="$o"

@@ -18,8 +18,6 @@ k=$o/6.1
 f=tiny-systemd
 s=$k/$f/system
 r=$k/$f/sysboot/qemu64.json
-sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
-valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 
 if [ ! -s "$k/$f/deb/deb.json" ]; then
 	not_ok "$f is packaged ($k/$f/deb/deb.json, from tests/e2e/32-deb.sh)"

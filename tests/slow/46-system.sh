@@ -13,7 +13,6 @@
 . tests/lib.sh
 . tests/scratch.sh
 o=$KF_OUT
-valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 inc=systemd-sysv,udev,kmod,initramfs-tools,linux-base,zstd
 
 check "make rootfs" make rootfs out="$o"

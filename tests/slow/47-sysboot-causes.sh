@@ -16,7 +16,6 @@
 o=$KF_OUT
 k=$o/6.1
 co=$kf_tmp/co
-valid() { /usr/bin/python3 -W ignore -m jsonschema -i "$1" "$2"; }
 
 scratch_checkout "$co"
 variant() {	# variant NAME DESCRIPTION LINE: tiny-systemd plus one override
