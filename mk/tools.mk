@@ -30,8 +30,8 @@ $(lib_objdir)/%.o: lib/%.c | deps
 # which the kconfig tools compile with their tree's headers (kconf.h
 # includes kconfig's lkc.h; config/config.mk).
 lib_per_tree := lib/kconf.c lib/probes.c
-prog_src = $(filter-out $(filter-out $(lib_per_tree),$(filter lib/%.c,$(1))),$(1)) \
-	$(call lib_obj,$(filter-out $(lib_per_tree),$(filter lib/%.c,$(1))) $(lib_src))
+lib_shared = $(filter-out $(lib_per_tree),$(filter lib/%.c,$(1)))
+prog_src = $(filter-out $(call lib_shared,$(1)),$(1)) $(call lib_obj,$(sort $(call lib_shared,$(1)) $(lib_src)))
 
 # tool NAME, SOURCES, LIBS[, DIR, FLAGS]: DIR/NAME from SOURCES + lib/, linked
 # with LIBS, compiled with FLAGS too (expanded when the recipe runs). DIR is
