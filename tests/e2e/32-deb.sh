@@ -29,8 +29,7 @@ check_fails "make deb flavour=nosuch: unknown flavour, named with the valid ones
 check_fails "make deb modules=0: refused, it packages the modules" 2 \
 	'make deb packages a flavour with its modules' make deb flavour=$f modules=0 kver=$kver out="$o"
 
-check "its committed defconfig is up to date" make check-defconfigs flavour=$f kver=$kver out="$o"
-
+# (Its committed defconfig: tests/e2e/15-config.sh, on each tree.)
 # --- make deb -------------------------------------------------------------
 start=$SECONDS
 check "make deb flavour=$f" make deb flavour=$f kver=$kver out="$o"
